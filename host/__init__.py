@@ -1,0 +1,1 @@
+"""The device program: CLI, config, sessions, the table loop and the hardware backends."""

@@ -1,0 +1,70 @@
+"""`dicewatch`: the command line. Subcommands live one per module in host/commands/.
+
+Exit status: 0 success, 1 the command ran but something it was given was bad
+(an unreadable image, an illegal replay line), 2 bad usage (unknown flag, missing argument).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from host import commands
+
+
+class UsageError(Exception):
+    """Bad flags or arguments found after parsing; reported as usage, exit 2."""
+
+
+def command_modules() -> list:
+    """The subcommand modules, sorted by name."""
+    found = []
+    for info in pkgutil.iter_modules(commands.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"host.commands.{info.name}")
+        if hasattr(module, "NAME") and hasattr(module, "run"):
+            found.append(module)
+    return sorted(found, key=lambda m: m.NAME)
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    parser = argparse.ArgumentParser(
+        prog="dicewatch",
+        description="Reads the real dice at your board game table, keeps the score and runs "
+                    "the fate rounds. Run 'dicewatch COMMAND --help' for a command's options.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    by_name = {}
+    for module in command_modules():
+        doc = (module.__doc__ or "").strip()
+        p = sub.add_parser(module.NAME, help=module.HELP, description=doc or module.HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(p)
+        by_name[module.NAME] = (module, p)
+    return parser, by_name
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, by_name = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module, sub_parser = by_name[args.command]
+    try:
+        return int(module.run(args) or 0)
+    except UsageError as exc:
+        sub_parser.print_usage(sys.stderr)
+        print(f"dicewatch {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ndicewatch: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
