@@ -51,7 +51,7 @@ def ensure_venv() -> None:
         return
     say("installing dicewatch and its pinned packages (first run takes a minute) ...")
     pip = [str(venv_python()), "-m", "pip", "--disable-pip-version-check"]
-    step = pip + ["install", "--progress-bar", "off", "-e", f".[{EXTRAS}]"]
+    step = pip + ["install", "--quiet", "-e", f".[{EXTRAS}]"]
     result = subprocess.run(step, cwd=ROOT)
     if result.returncode != 0:
         sys.exit(f"dicewatch: installing the project failed (exit {result.returncode}); see pip's message above")
