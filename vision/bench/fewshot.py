@@ -1,0 +1,137 @@
+"""Few-shot accuracy of taught dice (vision/taught.py), printed as figures.
+
+  python -m vision.bench.fewshot [--data DIR] [--shots 8] [--seeds 3] [--real-only|--synth-only]
+
+(a) real: the pip dice of d6-real are taught *as if they were unknown symbols*: crops of a few
+    photos (ground-truth boxes, ``--shots`` per face) teach faces "1".."6"; every other photo is
+    then read. Reported per folder: crop-level accuracy on ground-truth boxes, and, when a die
+    finder is available, per-die accuracy counted like /work/shared/tools/score_reads.py.
+    epanemu's augmented copies of one photo stay on the same side of the split.
+(b) synthetic: taught from rendered face crops, reading rendered scenes whose poses and
+    lighting were not used for teaching.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import taught
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "d6-real"
+
+
+def photo_group(stem: str) -> str:
+    """Augmented copies (Roboflow: NAME_jpg.rf.HASH) share a group."""
+    return stem.split(".rf.")[0] if ".rf." in stem else stem
+
+
+def load_labels(folder: Path, stem: str, width: int, height: int) -> list[tuple[str, float, float, float, float]]:
+    out = []
+    path = folder / "labels" / f"{stem}.txt"
+    if not path.is_file():
+        return out
+    for line in path.read_text().splitlines():
+        p = line.split()
+        if len(p) < 5:
+            continue
+        cls, cx, cy, w, h = int(p[0]), *map(float, p[1:5])
+        out.append((str(cls + 1), cx * width, cy * height, w * width, h * height))
+    return out
+
+
+def split_photos(folder: Path, shots: int, seed: int):
+    """Teaching crops (shots per face, from as few photos as it takes) and the test photos."""
+    stems = sorted(p.stem for p in (folder / "images").glob("*.jpg"))
+    groups = defaultdict(list)
+    for stem in stems:
+        groups[photo_group(stem)].append(stem)
+    order = sorted(groups)
+    random.Random(seed).shuffle(order)
+    examples: dict[str, list[np.ndarray]] = {str(f): [] for f in range(1, 7)}
+    teach_groups = set()
+    for group in order:
+        if all(len(v) >= shots for v in examples.values()):
+            break
+        stem = groups[group][0]  # one copy per group for teaching
+        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
+        used = False
+        for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
+            if len(examples[face]) < shots:
+                examples[face].append(taught.crop_die(image, x, y, w, h))
+                used = True
+        if used:
+            teach_groups.add(group)
+    tests = [s for g in order if g not in teach_groups for s in groups[g]]
+    return examples, len(teach_groups), tests
+
+
+def crop_accuracy(folder: Path, model, tests, threshold=0.9):
+    n = correct = confident = confident_wrong = 0
+    confusion = defaultdict(int)
+    for stem in tests:
+        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
+        for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
+            got, conf = model.classify(taught.crop_die(image, x, y, w, h))
+            n += 1
+            correct += got == face
+            if conf >= threshold:
+                confident += 1
+                confident_wrong += got != face
+            if got != face:
+                confusion[f"{face}->{got}"] += 1
+    return {"dice": n, "acc": correct / max(n, 1), "confident": confident / max(n, 1),
+            "confident_err": confident_wrong / max(confident, 1),
+            "top_confusions": sorted(confusion.items(), key=lambda kv: -kv[1])[:4]}
+
+
+def real_figures(data: Path, shots: int, seeds: int) -> None:
+    for folder in sorted(p for p in data.iterdir() if (p / "images").is_dir()):
+        accs = []
+        for seed in range(seeds):
+            t0 = time.perf_counter()
+            examples, n_teach, tests = split_photos(folder, shots, seed)
+            short = {f: len(v) for f, v in examples.items() if len(v) < shots}
+            if short:
+                print(f"  {folder.name} seed {seed}: not enough examples {short}")
+                continue
+            model = taught.teach(examples)
+            t_teach = time.perf_counter() - t0
+            res = crop_accuracy(folder, model, tests)
+            accs.append(res["acc"])
+            print(f"real {folder.name} seed {seed}: taught from {n_teach} photos "
+                  f"({shots}/face, {t_teach:.1f}s); ground-truth crops: {res['dice']} dice, "
+                  f"accuracy {res['acc']:.1%}; conf>=0.9 on {res['confident']:.1%} "
+                  f"with {res['confident_err']:.1%} wrong; confusions {res['top_confusions']}")
+        if accs:
+            print(f"real {folder.name}: mean crop accuracy over {len(accs)} seeds "
+                  f"{np.mean(accs):.1%}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.bench.fewshot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--shots", type=int, default=8)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--real-only", action="store_true")
+    parser.add_argument("--synth-only", action="store_true")
+    args = parser.parse_args(argv)
+    print(f"== few-shot taught dice ({args.shots} examples per face)")
+    if not args.synth_only:
+        if args.data.is_dir():
+            real_figures(args.data, args.shots, args.seeds)
+        else:
+            print(f"real: skipped, no photos at {args.data}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,317 @@
+"""Few-shot face classifier for custom dice the user teaches (MILK, BELL, SNOWFLAKE, ...).
+
+Nothing here is trained on any particular die: a taught model is just the user's example
+crops, normalised and turned through many angles, and reading is nearest-template matching.
+
+Normalising a crop (``face_pattern``):
+
+* square crop around the die, resized to ``SIDE`` pixels;
+* colour to one channel along the crop's main colour axis, so a red symbol on a green die
+  is as visible as black on white;
+* band-pass (small blur minus large blur): removes lighting gradients and exposure;
+* polarity: the symbol is the minority of the face, so the sign is chosen to make it
+  bright whatever the die and ink colours;
+* a disc mask (corners hold table, shadow and the die's sides), zero mean, unit norm.
+
+Teaching (``teach``) stores each example at ``ANGLES`` rotations and a few scales, so
+reading is rotation-invariant. Reading (``FaceModel.classify``) takes, per face, the best
+cosine similarity over that face's templates. Its confidence combines the margin between
+the best and second face with how well the best face fits at all, both scaled by what the
+teaching examples themselves score against each other (leave-one-out), so an unknown
+symbol, a tilted die or a blur reads low.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from vision.roll import Die, Roll
+
+SIDE = 32  # normalised pattern side, pixels
+ANGLES = 24  # rotations stored per example (15 degrees apart)
+SCALES = (0.9, 1.0, 1.1)  # box sizes vary with how tight the die finder is
+MASK_RADIUS = 0.34  # of SIDE: the top face, not the sides or the table
+FINE_SIGMA = 1 / 48  # of the crop side
+COARSE_SIGMA = 1 / 10
+MIN_EXAMPLES = 3  # fewer per face cannot be checked against each other
+MODEL_VERSION = 1
+
+
+class TeachError(ValueError):
+    """Teaching examples that cannot make a model (too few, unreadable, duplicated face)."""
+
+
+# --------------------------------------------------------------------------- crops
+
+def crop_die(frame: np.ndarray, x: float, y: float, w: float, h: float,
+             pad: float = 1.0) -> np.ndarray:
+    """The square crop around a die box (centre x, y; size w, h), padded with edge pixels
+    where it runs off the frame."""
+    side = max(2, int(round(max(w, h) * pad)))
+    x0 = int(round(x - side / 2))
+    y0 = int(round(y - side / 2))
+    fh, fw = frame.shape[:2]
+    top, left = max(0, -y0), max(0, -x0)
+    bottom, right = max(0, y0 + side - fh), max(0, x0 + side - fw)
+    part = frame[max(0, y0):min(fh, y0 + side), max(0, x0):min(fw, x0 + side)]
+    if part.size == 0:
+        raise ValueError(f"die box ({x:.0f}, {y:.0f}, {w:.0f}x{h:.0f}) lies outside the frame")
+    if top or left or bottom or right:
+        part = cv2.copyMakeBorder(part, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    return part
+
+
+def _square(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    if h == w:
+        return image
+    side = max(h, w)
+    top, left = (side - h) // 2, (side - w) // 2
+    return cv2.copyMakeBorder(image, top, side - h - top, left, side - w - left,
+                              cv2.BORDER_REPLICATE)
+
+
+def _one_channel(crop: np.ndarray) -> np.ndarray:
+    """Project colours onto the main colour axis of the crop's centre (float32)."""
+    img = crop.astype(np.float32)
+    if img.ndim == 2:
+        return img
+    if img.shape[2] == 4:
+        img = img[:, :, :3]
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2) <= MASK_RADIUS * min(h, w)
+    centre = img[inside].reshape(-1, 3)
+    centred = centre - centre.mean(axis=0)
+    cov = centred.T @ centred / max(1, len(centred))
+    if not np.isfinite(cov).all() or np.trace(cov) < 1e-3:
+        return img.mean(axis=2)
+    _, vectors = np.linalg.eigh(cov)
+    axis = vectors[:, -1]
+    # a fixed sign here does not matter: polarity is decided later
+    return img @ axis.astype(np.float32)
+
+
+_YY, _XX = np.mgrid[0:SIDE, 0:SIDE].astype(np.float32)
+_R = np.hypot(_XX - (SIDE - 1) / 2, _YY - (SIDE - 1) / 2)
+MASK = (_R <= MASK_RADIUS * SIDE).astype(np.float32)
+
+
+def _band(crop: np.ndarray, work: int) -> np.ndarray:
+    """One channel, band-passed, at ``work`` pixels square."""
+    gray = _one_channel(_square(crop))
+    gray = cv2.resize(gray, (work, work), interpolation=cv2.INTER_AREA)
+    fine = cv2.GaussianBlur(gray, (0, 0), work * FINE_SIGMA)
+    coarse = cv2.GaussianBlur(gray, (0, 0), work * COARSE_SIGMA)
+    band = fine - coarse
+    inner = band[_inner_mask(work)]
+    skew = float(((inner - inner.mean()) ** 3).mean())
+    return -band if skew < 0 else band
+
+
+_INNER_CACHE: dict[int, np.ndarray] = {}
+
+
+def _inner_mask(work: int) -> np.ndarray:
+    if work not in _INNER_CACHE:
+        yy, xx = np.mgrid[0:work, 0:work]
+        r = np.hypot(xx - (work - 1) / 2, yy - (work - 1) / 2)
+        _INNER_CACHE[work] = r <= MASK_RADIUS * work
+    return _INNER_CACHE[work]
+
+
+def _finish(band: np.ndarray) -> np.ndarray:
+    v = band * MASK
+    v = v - (v.sum() / MASK.sum()) * MASK
+    n = float(np.linalg.norm(v))
+    return (v / n if n > 1e-6 else v).reshape(-1).astype(np.float32)
+
+
+def face_pattern(crop: np.ndarray) -> np.ndarray:
+    """The normalised, masked, unit-norm pattern of one die crop (a SIDE*SIDE vector)."""
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 4:
+        raise ValueError("die crop is empty or smaller than 4 pixels")
+    band = _band(crop, SIDE)
+    return _finish(band)
+
+
+def turned_patterns(crop: np.ndarray, angles: int = ANGLES,
+                    scales: Sequence[float] = SCALES) -> np.ndarray:
+    """``face_pattern`` of a crop turned through ``angles`` rotations and ``scales``."""
+    work = SIDE * 2
+    band = _band(crop, work)
+    out = []
+    centre = ((work - 1) / 2, (work - 1) / 2)
+    for scale in scales:
+        for k in range(angles):
+            m = cv2.getRotationMatrix2D(centre, 360.0 * k / angles, scale)
+            turned = cv2.warpAffine(band, m, (work, work), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+            small = cv2.resize(turned, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+            out.append(_finish(small))
+    return np.stack(out)
+
+
+# --------------------------------------------------------------------------- model
+
+@dataclass(frozen=True)
+class FaceModel:
+    """A taught die: template patterns per face and how to turn scores into confidence.
+
+    ``margin_scale``: the typical margin (best face minus second face) seen when the teaching
+    examples read each other; ``fit_floor``/``fit_scale``: the low end and spread of the
+    best-face similarity seen then. Both come from ``teach``.
+    """
+
+    faces: tuple[str, ...]
+    templates: np.ndarray  # (n, SIDE*SIDE) float32, unit rows
+    labels: np.ndarray  # (n,) face index of each template
+    margin_scale: float
+    fit_floor: float
+    fit_scale: float
+
+    def face_scores(self, pattern: np.ndarray) -> np.ndarray:
+        """Best cosine similarity per face for one pattern."""
+        sims = self.templates @ pattern
+        scores = np.full(len(self.faces), -1.0, dtype=np.float32)
+        np.maximum.at(scores, self.labels, sims)
+        return scores
+
+    def confidence(self, scores: np.ndarray) -> float:
+        order = np.argsort(scores)[::-1]
+        best = float(scores[order[0]])
+        second = float(scores[order[1]]) if len(order) > 1 else -1.0
+        margin = max(0.0, best - second)
+        by_margin = 1.0 - math.exp(-3.0 * margin / max(self.margin_scale, 1e-3))
+        by_fit = 1.0 / (1.0 + math.exp(-(best - self.fit_floor) / max(self.fit_scale, 1e-3)))
+        return float(by_margin * by_fit)
+
+    def classify(self, crop: np.ndarray) -> tuple[str, float]:
+        """The top face of one die crop and the confidence in [0, 1]."""
+        scores = self.face_scores(face_pattern(crop))
+        return self.faces[int(np.argmax(scores))], self.confidence(scores)
+
+    # ---- persistence (numpy .npz; the face names live with it so the file stands alone)
+    def save(self, path) -> None:
+        meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
+                "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
+                "fit_scale": self.fit_scale}
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, templates=self.templates.astype(np.float16),
+                                labels=self.labels.astype(np.int16),
+                                meta=np.array(json.dumps(meta)))
+
+    @classmethod
+    def load(cls, path) -> "FaceModel":
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta.get("version") != MODEL_VERSION or meta.get("side") != SIDE:
+                raise ValueError(f"{path}: model version {meta.get('version')} "
+                                 f"(side {meta.get('side')}); expected {MODEL_VERSION} "
+                                 f"(side {SIDE}): teach the set again")
+            return cls(faces=tuple(meta["faces"]),
+                       templates=data["templates"].astype(np.float32),
+                       labels=data["labels"].astype(np.int64),
+                       margin_scale=float(meta["margin_scale"]),
+                       fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]))
+
+    def renamed(self, old: str, new: str) -> "FaceModel":
+        faces = tuple(new if f == old else f for f in self.faces)
+        return FaceModel(faces, self.templates, self.labels, self.margin_scale,
+                         self.fit_floor, self.fit_scale)
+
+
+def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
+          min_examples: int = MIN_EXAMPLES) -> FaceModel:
+    """Build a FaceModel from example crops per face name (BGR or gray arrays).
+
+    Raises TeachError naming the face when a face has fewer than ``min_examples`` crops or
+    when fewer than two faces are given.
+    """
+    faces = tuple(examples)
+    if len(faces) < 2:
+        raise TeachError(f"a die set needs at least 2 faces; got {len(faces)}")
+    for face in faces:
+        if len(examples[face]) < min_examples:
+            raise TeachError(f"face {face}: {len(examples[face])} example(s); "
+                             f"at least {min_examples} needed")
+    templates, labels, owners, plain = [], [], [], []
+    example_id = 0
+    for index, face in enumerate(faces):
+        for crop in examples[face]:
+            turned = turned_patterns(crop)
+            templates.append(turned)
+            labels.append(np.full(len(turned), index))
+            owners.append(np.full(len(turned), example_id))
+            plain.append((index, example_id, face_pattern(crop)))
+            example_id += 1
+    templates_arr = np.concatenate(templates).astype(np.float32)
+    labels_arr = np.concatenate(labels).astype(np.int64)
+    owners_arr = np.concatenate(owners)
+    margin_scale, fit_floor, fit_scale = _calibrate(faces, templates_arr, labels_arr,
+                                                    owners_arr, plain)
+    return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale)
+
+
+def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, float]:
+    """Leave-one-out: read every example against all the others' templates."""
+    margins, fits = [], []
+    for index, example_id, pattern in plain:
+        keep = owners != example_id
+        sims = templates[keep] @ pattern
+        scores = np.full(len(faces), -1.0, dtype=np.float32)
+        np.maximum.at(scores, labels[keep], sims)
+        true = float(scores[index])
+        other = float(np.max(np.delete(scores, index)))
+        margins.append(true - other)
+        fits.append(true)
+    margins_arr, fits_arr = np.array(margins), np.array(fits)
+    margin_scale = float(np.clip(np.median(margins_arr), 0.03, 0.5))
+    fit_scale = float(np.clip(np.std(fits_arr), 0.02, 0.1))
+    fit_floor = float(np.percentile(fits_arr, 10)) - 2.5 * fit_scale
+    return margin_scale, fit_floor, fit_scale
+
+
+# --------------------------------------------------------------------------- reading
+
+Box = tuple[float, float, float, float]  # centre x, centre y, w, h in frame pixels
+
+
+def read_boxes(frame: np.ndarray, boxes: Iterable[Box], model: FaceModel,
+               dice_set: str, notes: Sequence[str] = ()) -> Roll:
+    """Read the top face of each die box in a BGR frame; a Roll in reading order."""
+    dice = []
+    for x, y, w, h in boxes:
+        face, confidence = model.classify(crop_die(frame, x, y, w, h))
+        dice.append(Die(face=face, confidence=confidence, x=x, y=y, w=w, h=h))
+    dice.sort(key=lambda d: (round(d.y / max(d.h, 1.0)), d.x))
+    height, width = frame.shape[:2]
+    return Roll(tuple(dice), dice_set, (width, height), tuple(notes))
+
+
+class TaughtReader:
+    """Reads frames of a taught die set: a die finder gives the boxes, the model the faces.
+
+    ``find_dice(frame)`` returns die boxes as (centre x, centre y, w, h) in frame pixels,
+    whatever the faces show (the pip reader's detector does this).
+    """
+
+    def __init__(self, model: FaceModel, dice_set: str,
+                 find_dice: Callable[[np.ndarray], Sequence[Box]]):
+        self.model = model
+        self.dice_set = dice_set
+        self.find_dice = find_dice
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return self.model.faces
+
+    def read(self, frame: np.ndarray) -> Roll:
+        return read_boxes(frame, self.find_dice(frame), self.model, self.dice_set)
+
+    __call__ = read
