@@ -1,0 +1,424 @@
+"""E-ink screens: Pillow images in white, black and red, and the panels that show them.
+
+:func:`render` turns a :class:`host.presenters.Screen` into a palette image ("P" mode,
+index 0 white, 1 black, 2 red: the order Pimoroni's ``inky`` uses) for one of the
+common panel sizes: 250x122 (Inky pHAT), 400x300 (Inky wHAT), 800x480 (7.5" panels).
+Any size from 200x100 up works; the layouts scale with the height.
+
+:class:`EinkScreen` is the presenter. E-ink is slow (a red/black/white panel takes
+~15 s for a full refresh) and wears with use, so it coalesces: only the latest screen
+waits, a full refresh happens at most every ``min_interval`` seconds, and a panel
+that can do a partial refresh gets only the changed rectangle in between.
+
+Backends (anything with ``size``, ``partial``, ``update(image, box)`` and ``sleep()``):
+
+* :class:`PngPanel`: numbered PNG files in a folder (anywhere, the demo, tests);
+* :class:`InkyPanel`: a Pimoroni Inky HAT (``inky`` imported only when it is made).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from host.presenters import ERROR, FAULT, MENU, PROMPT, ROLL, SCOREBOARD, SLEEP, Presenter, Screen
+
+log = logging.getLogger(__name__)
+
+WHITE, BLACK, RED = 0, 1, 2
+PALETTE = [255, 255, 255, 0, 0, 0, 200, 0, 0]
+PANEL_SIZES = {"phat": (250, 122), "what": (400, 300), "7in5": (800, 480)}
+
+_FONT_FILES = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.ImageFont:
+    """A bold sans font at ``size`` px: DejaVu when installed, else Pillow's built-in font."""
+    for name in _FONT_FILES:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+def new_image(size: tuple[int, int]) -> Image.Image:
+    image = Image.new("P", size, WHITE)
+    image.putpalette(PALETTE + [0] * (768 - len(PALETTE)))
+    return image
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
+    return int(draw.textlength(text, font=font(size)))
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    if text_width(draw, text, size) <= width:
+        return text
+    while text and text_width(draw, text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    """Greedy word wrap of ``text`` to ``width`` pixels."""
+    lines, current = [], ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and text_width(draw, trial, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
+# -- face icons ----------------------------------------------------------------------------------
+
+def draw_face(draw: ImageDraw.ImageDraw, face: str, box: tuple[int, int, int, int], colour: int = BLACK) -> None:
+    """Draw a die face icon (pips 1-6 or a Jingle Bell Roll face) inside ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    lw = max(1, round(s / 14))
+    if face in {"1", "2", "3", "4", "5", "6"}:
+        spots = {"1": [(0, 0)], "2": [(-1, -1), (1, 1)], "3": [(-1, -1), (0, 0), (1, 1)],
+                 "4": [(-1, -1), (1, -1), (-1, 1), (1, 1)], "5": [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+                 "6": [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[face]
+        r = s * 0.09
+        for dx, dy in spots:
+            px, py = cx + dx * s * 0.27, cy + dy * s * 0.27
+            draw.ellipse((px - r, py - r, px + r, py + r), fill=RED if face == "1" else colour)
+        return
+    if face == "MILK":  # a bottle
+        draw.rectangle((cx - s * 0.1, y0 + s * 0.12, cx + s * 0.1, y0 + s * 0.3), outline=colour, width=lw)
+        draw.rounded_rectangle((cx - s * 0.22, y0 + s * 0.3, cx + s * 0.22, y1 - s * 0.1), radius=s * 0.08,
+                               outline=colour, width=lw)
+        draw.rectangle((cx - s * 0.22 + lw, cy, cx + s * 0.22 - lw, y1 - s * 0.1 - lw), fill=colour)
+    elif face == "COOKIE":  # a round cookie with chips
+        r = s * 0.34
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=lw)
+        for ax, ay in ((-0.12, -0.12), (0.14, -0.05), (-0.05, 0.15), (0.1, 0.16), (-0.18, 0.06)):
+            c = s * 0.045
+            draw.ellipse((cx + ax * s - c, cy + ay * s - c, cx + ax * s + c, cy + ay * s + c), fill=colour)
+    elif face == "LIST":  # a sheet with lines and a tick
+        draw.rectangle((x0 + s * 0.22, y0 + s * 0.12, x1 - s * 0.22, y1 - s * 0.12), outline=colour, width=lw)
+        for k in range(4):
+            ly = y0 + s * (0.28 + 0.14 * k)
+            draw.line((x0 + s * 0.32, ly, x1 - s * 0.32, ly), fill=colour, width=lw)
+    elif face == "STOCKING":  # leg and foot
+        pts = [(cx - s * 0.08, y0 + s * 0.15), (cx + s * 0.16, y0 + s * 0.15), (cx + s * 0.16, cy + s * 0.12),
+               (cx - s * 0.02, y1 - s * 0.14), (cx - s * 0.3, y1 - s * 0.14), (cx - s * 0.3, cy + s * 0.12),
+               (cx - s * 0.08, cy + s * 0.02)]
+        draw.polygon(pts, outline=colour, fill=None, width=lw)
+        draw.rectangle((cx - s * 0.12, y0 + s * 0.1, cx + s * 0.2, y0 + s * 0.22), fill=RED)
+    elif face == "GIFT":  # a box with a ribbon
+        draw.rectangle((cx - s * 0.3, cy - s * 0.14, cx + s * 0.3, y1 - s * 0.14), outline=colour, width=lw)
+        draw.rectangle((cx - s * 0.05, cy - s * 0.14, cx + s * 0.05, y1 - s * 0.14), fill=RED)
+        draw.ellipse((cx - s * 0.22, cy - s * 0.34, cx, cy - s * 0.14), outline=RED, width=lw)
+        draw.ellipse((cx, cy - s * 0.34, cx + s * 0.22, cy - s * 0.14), outline=RED, width=lw)
+    elif face == "BELL":  # a red bell
+        draw.chord((cx - s * 0.26, y0 + s * 0.14, cx + s * 0.26, y1 - s * 0.1), 180, 360, fill=RED)
+        draw.rectangle((cx - s * 0.26, cy - s * 0.02, cx + s * 0.26, cy + s * 0.16), fill=RED)
+        draw.polygon([(cx - s * 0.36, cy + s * 0.24), (cx + s * 0.36, cy + s * 0.24), (cx + s * 0.26, cy + s * 0.14),
+                      (cx - s * 0.26, cy + s * 0.14)], fill=RED)
+        r = s * 0.07
+        draw.ellipse((cx - r, cy + s * 0.24, cx + r, cy + s * 0.24 + 2 * r), fill=colour)
+    else:  # an unknown / taught face: its name
+        size = max(8, int(s * 0.28))
+        label = fit_text(draw, face, size, int(s * 0.9))
+        draw.text((cx, cy), label, font=font(size), fill=colour, anchor="mm")
+
+
+# -- layouts -------------------------------------------------------------------------------------
+
+def _title(draw: ImageDraw.ImageDraw, text: str, w: int, u: float, colour: int = BLACK) -> int:
+    """A black (or red) title bar with white text; returns the y below it."""
+    bar = int(u * 20)
+    draw.rectangle((0, 0, w, bar), fill=colour)
+    size = int(u * 14)
+    draw.text((int(u * 5), bar // 2), fit_text(draw, text, size, w - int(u * 10)), font=font(size),
+              fill=WHITE, anchor="lm")
+    return bar
+
+
+def _lines(draw, lines, top: int, w: int, h: int, u: float, size: int, colour: int = BLACK,
+           highlight: int | None = None) -> int:
+    step = int(size * 1.25)
+    y = top
+    for number, line in enumerate(lines):
+        if y + step > h:
+            break
+        if highlight is not None and number == highlight:
+            draw.rectangle((int(u * 2), y - 1, w - int(u * 2), y + step - 2), fill=RED)
+            draw.text((int(u * 6), y), fit_text(draw, "> " + line, size, w - int(u * 12)), font=font(size), fill=WHITE)
+        else:
+            draw.text((int(u * 6), y), fit_text(draw, line, size, w - int(u * 12)), font=font(size), fill=colour)
+        y += step
+    return y
+
+
+def _dice_row(draw, screen: Screen, top: int, w: int, u: float) -> int:
+    count = max(1, len(screen.dice))
+    gap = max(2, int(u * 3))
+    s = min(int(u * 34), (w - gap * (count + 1)) // count)
+    x = (w - (count * s + (count - 1) * gap)) // 2
+    for number, die in enumerate(screen.dice, start=1):
+        box = (x, top, x + s, top + s)
+        outline = RED if die.flagged else BLACK
+        width = max(1, int(u * (2.5 if die.flagged else 1.2)))
+        draw.rounded_rectangle(box, radius=max(2, s // 7), outline=outline, width=width)
+        draw_face(draw, die.face, (x + width, top + width, x + s - width, top + s - width))
+        if die.flagged:
+            size = int(u * 9)
+            draw.text((x + s - width - 1, top + width), "?", font=font(size), fill=RED, anchor="rt")
+        label_y = top + s + int(u * 1.5)
+        if die.kept or die.locked:
+            draw.rectangle((x, label_y, x + s, label_y + max(2, int(u * 2.5))), fill=RED if die.locked else BLACK)
+        size = max(7, int(u * 7))
+        draw.text((x + s / 2, label_y + int(u * 3.5)), str(number), font=font(size), fill=BLACK, anchor="mt")
+        x += s + gap
+    return top + s + int(u * 12)
+
+
+def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
+    """The screen as a white/black/red palette image of ``size`` (width, height)."""
+    w, h = size
+    if w < 200 or h < 100:
+        raise ValueError(f"panel size {w}x{h} is too small; expected at least 200x100")
+    image = new_image(size)
+    draw = ImageDraw.Draw(image)
+    u = min(h / 122, w / 250)  # layout unit: 1 px on the smallest panel
+    if screen.kind == ROLL:
+        y = _title(draw, screen.title, w, u) + int(u * 4)
+        y = _dice_row(draw, screen, y, w, u)
+        total_size = int(u * 16)
+        if screen.total:
+            draw.text((w - int(u * 6), h - int(u * 3)), screen.total, font=font(total_size), fill=RED, anchor="rd")
+        avail_w = w - (text_width(draw, screen.total, total_size) + int(u * 10) if screen.total else 0)
+        line_size = int(u * 10)
+        step = int(line_size * 1.25)
+        room = max(1, (h - y) // step)
+        lines = list(screen.lines)
+        if len(lines) > room:
+            lines = lines[:room - 1] + [" · ".join(lines[room - 1:])]
+        for line in lines:
+            draw.text((int(u * 6), y), fit_text(draw, line, line_size, avail_w - int(u * 8)), font=font(line_size),
+                      fill=BLACK)
+            y += step
+    elif screen.kind == SCOREBOARD:
+        y = _title(draw, screen.title, w, u) + int(u * 3)
+        rows = list(screen.table)
+        line_size = int(u * (11 if len(rows) <= 6 else 9))
+        step = int(line_size * 1.3)
+        cols = max((len(r) for r in rows), default=0)
+        widths = [max(text_width(draw, str(r[c]), line_size) if c < len(r) else 0 for r in rows) for c in range(cols)]
+        for number, row in enumerate(rows):
+            if y + step > h - (int(u * 11) if screen.footer else 0):
+                break
+            colour = RED if screen.highlight == number else BLACK
+            x = int(u * 6)
+            for c, cell in enumerate(row):
+                draw.text((x, y), str(cell), font=font(line_size), fill=colour)
+                x += widths[c] + int(u * 10)
+            if number == 0:
+                draw.line((int(u * 4), y + step - 2, w - int(u * 4), y + step - 2), fill=BLACK, width=max(1, int(u)))
+            y += step
+        if screen.footer:
+            draw.text((int(u * 6), h - int(u * 2)), fit_text(draw, screen.footer, int(u * 9), w - int(u * 12)),
+                      font=font(int(u * 9)), fill=BLACK, anchor="ld")
+    elif screen.kind in (PROMPT, FAULT, ERROR, SLEEP):
+        colour = BLACK if screen.kind in (PROMPT, SLEEP) else RED
+        if screen.kind in (ERROR, FAULT):
+            draw.rectangle((0, 0, w - 1, h - 1), outline=RED, width=max(2, int(u * 3)))
+        big = int(u * (22 if screen.kind == PROMPT else 17))
+        title_lines = wrap(draw, screen.title, big, w - int(u * 14))[:2]
+        y = int(u * 10)
+        for line in title_lines:
+            draw.text((w // 2, y), line, font=font(big), fill=colour, anchor="mt")
+            y += int(big * 1.2)
+        y += int(u * 4)
+        if screen.dice:
+            y = _dice_row(draw, screen, y, w, u)
+        small = int(u * 10)
+        body: list[str] = []
+        for line in screen.lines:
+            body += wrap(draw, line, small, w - int(u * 14))
+        for line in body:
+            if y + small > h - int(u * 3):
+                break
+            draw.text((w // 2, y), line, font=font(small), fill=BLACK, anchor="mt")
+            y += int(small * 1.25)
+        if screen.footer:
+            draw.text((w // 2, h - int(u * 4)), fit_text(draw, screen.footer, int(u * 8), w - int(u * 12)),
+                      font=font(int(u * 8)), fill=BLACK, anchor="md")
+    elif screen.kind == MENU:
+        y = _title(draw, screen.title, w, u, colour=BLACK) + int(u * 3)
+        line_size = int(u * 11)
+        step = int(line_size * 1.25)
+        room = max(1, (h - y) // step)
+        first = 0
+        if screen.highlight is not None and screen.highlight >= room:
+            first = screen.highlight - room + 1
+        shown = list(screen.lines[first:first + room])
+        highlight = None if screen.highlight is None else screen.highlight - first
+        _lines(draw, shown, y, w, h, u, line_size, highlight=highlight)
+    return image
+
+
+# -- panels -------------------------------------------------------------------------------------
+
+class PngPanel:
+    """A stand-in e-ink panel that writes each update as a numbered PNG in ``folder``.
+
+    ``partial=True`` makes it behave like a panel with partial refresh (the file name then
+    says ``partial``); the image written is always the whole screen.
+    """
+
+    def __init__(self, folder: Path | str, size: tuple[int, int] = (250, 122), *, partial: bool = False,
+                 prefix: str = "screen"):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.size, self.partial, self.prefix = size, partial, prefix
+        self.written: list[Path] = []
+        self.asleep = False
+
+    def update(self, image: Image.Image, box: tuple[int, int, int, int] | None = None, label: str = "") -> None:
+        kind = "partial" if box is not None else "full"
+        name = f"{self.prefix}-{len(self.written) + 1:04d}-{label or 'screen'}-{kind}.png"
+        path = self.folder / name
+        image.save(path, optimize=False, compress_level=1)
+        self.written.append(path)
+        self.asleep = False
+
+    def sleep(self) -> None:
+        self.asleep = True
+
+
+class InkyPanel:
+    """A Pimoroni Inky pHAT / wHAT / Impression on the SPI header (Raspberry Pi only).
+
+    Fit the HAT on the GPIO header and enable SPI (``sudo raspi-config nonint do_spi 0``).
+    The HAT identifies itself through its EEPROM; ``inky`` (``pip install inky``, the
+    ``[pi]`` extra) is imported only here. Inky's red/black/white panels have no partial
+    refresh, so every update is a full one (~15 s on red panels).
+
+    :param colour: ``"red"`` (default) for red/black/white panels.
+    """
+
+    partial = False
+
+    def __init__(self, colour: str = "red"):
+        try:
+            from inky.auto import auto  # Pi only
+        except ImportError as exc:
+            raise RuntimeError(f"the Inky e-ink library is not installed ({exc}); on the Pi run "
+                               "pip install 'dicewatch[pi]' or choose display = \"png\" in the config") from None
+        try:
+            self.inky = auto(ask_user=False, verbose=False)
+        except Exception as exc:  # inky raises bare RuntimeError when no HAT EEPROM is found
+            raise RuntimeError(f"no Inky e-ink HAT found ({exc}); is it seated and SPI enabled?") from None
+        try:
+            self.inky.set_border(self.inky.WHITE)
+        except Exception:  # noqa: BLE001 - some models have no border colour
+            pass
+        self.size = (self.inky.width, self.inky.height)
+
+    def update(self, image: Image.Image, box=None, label: str = "") -> None:
+        self.inky.set_image(image)
+        self.inky.show()
+
+    def sleep(self) -> None:
+        # An e-ink panel keeps its picture without power; inky powers the panel down after show().
+        pass
+
+
+class EinkScreen(Presenter):
+    """The e-ink presenter: renders screens and feeds a panel without wearing it out.
+
+    Only the newest screen is kept while waiting. A full refresh happens at most every
+    ``min_interval`` seconds; on a panel with partial refresh, a change that covers less
+    than half the screen goes out at once as a partial update (at most every
+    ``min_partial_interval`` seconds).
+
+    >>> screen = EinkScreen(PngPanel("demo-out", (250, 122)), min_interval=5.0)   # doctest: +SKIP
+    >>> screen.show(Screen("prompt", title="Roll 1 of 3"))                        # doctest: +SKIP
+
+    :param panel: a backend (:class:`PngPanel`, :class:`InkyPanel` or your own).
+    :param min_interval: seconds between full refreshes.
+    :param min_partial_interval: seconds between partial refreshes.
+    :param clock: time source (the demo passes the synthetic camera's clock).
+    """
+
+    def __init__(self, panel, *, min_interval: float = 5.0, min_partial_interval: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic):
+        self.panel = panel
+        self.size = tuple(panel.size)
+        self.min_interval, self.min_partial_interval, self.clock = min_interval, min_partial_interval, clock
+        self.pending: tuple[Image.Image, str] | None = None
+        self.current: Image.Image | None = None
+        self.last_full = -math.inf
+        self.last_partial = -math.inf
+        self.full_updates = self.partial_updates = 0
+        self.coalesced = 0
+
+    def show(self, screen: Screen) -> None:
+        if self.pending is not None:
+            self.coalesced += 1
+        self.pending = (render(screen, self.size), screen.kind)
+        self.tick(self.clock())
+
+    def tick(self, now: float | None = None) -> None:
+        if self.pending is None:
+            return
+        now = self.clock() if now is None else now
+        image, label = self.pending
+        if self.current is not None:
+            box = ImageChops.difference(image.convert("L"), self.current.convert("L")).getbbox()
+            if box is None:  # nothing changed
+                self.pending = None
+                return
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            if (getattr(self.panel, "partial", False) and area < 0.5 * self.size[0] * self.size[1]
+                    and now - self.last_partial >= self.min_partial_interval):
+                self._push(image, label, box)
+                self.last_partial = now
+                self.partial_updates += 1
+                return
+        if now - self.last_full >= self.min_interval:
+            self._push(image, label, None)
+            self.last_full = now
+            self.full_updates += 1
+
+    def _push(self, image: Image.Image, label: str, box) -> None:
+        try:
+            self.panel.update(image, box, label)
+        except Exception as exc:  # noqa: BLE001 - a display fault must not stop the game
+            log.warning("e-ink update failed: %s", exc)
+        self.current, self.pending = image, None
+
+    def flush(self) -> None:
+        """Show the waiting screen now, whatever the interval (shutdown, end of demo)."""
+        if self.pending is not None:
+            image, label = self.pending
+            if self.current is None or ImageChops.difference(image.convert("L"),
+                                                             self.current.convert("L")).getbbox() is not None:
+                self._push(image, label, None)
+                self.full_updates += 1
+            self.pending = None
+
+    def close(self) -> None:
+        self.flush()
+        try:
+            self.panel.sleep()
+        except Exception as exc:  # noqa: BLE001
+            log.warning("e-ink sleep failed: %s", exc)

@@ -1,0 +1,196 @@
+"""What the table loop shows, and the small interface every output and input plugs into.
+
+The loop (host/loop.py) never draws or blinks anything itself. After every change it
+builds one :class:`Screen` (what the e-ink panel should show) and one :class:`Status`
+(status light, bar graph, a sound to play once) and hands them to each presenter.
+
+**A presenter** is any object with these methods (duck-typed; subclass
+:class:`Presenter` to get no-op defaults)::
+
+    show(screen: Screen) -> None      # a new screen; may be coalesced (e-ink is slow)
+    status(status: Status) -> None    # light colour, bar count, one-shot sound
+    tick(now: float) -> None          # called every loop turn; flush coalesced updates
+    close() -> None                   # shutdown: display to sleep, lights off
+
+Presenters must be quick (well under 10 ms) and never raise for display trouble: log it
+and carry on, the game must not stop because a panel is unplugged.
+
+**An input** is anything that calls the loop's ``post(command)`` when a person does
+something; ``post`` is thread-safe, so gpiozero callbacks and a serial reader thread
+can call it directly. The commands are the names of :mod:`host.devices`' controls:
+
+======== ===========================================================================
+command  meaning
+======== ===========================================================================
+score    score the turn now (or confirm a flagged die / the highlighted menu item)
+undo     take back the last event (or leave a menu)
+next     next step: skip an optional choice, go on to the next player
+left     knob one detent anticlockwise: previous menu item
+right    knob one detent clockwise: next menu item
+push     knob pressed: open the menu / choose the highlighted item
+======== ===========================================================================
+
+An input may also post ``"face:N:NAME"`` (die N, 1-based, is NAME) to correct a die
+directly, e.g. from a panel with its own face picker.
+
+The serial panel (host/panel.py) is both: a presenter that forwards screens and status
+to the Pico, and an input that posts the panel's button presses.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+ROLL, SCOREBOARD, PROMPT, ERROR, MENU, FAULT, SLEEP = "roll", "scoreboard", "prompt", "error", "menu", "fault", "sleep"
+SCREEN_KINDS = (ROLL, SCOREBOARD, PROMPT, ERROR, MENU, FAULT, SLEEP)
+COMMANDS = ("score", "undo", "next", "left", "right", "push")
+
+
+@dataclass(frozen=True)
+class DieView:
+    """One die as shown: its face, how sure the camera was, and its marks."""
+
+    face: str
+    confidence: float = 1.0
+    kept: bool = False       # set aside in the keep area (not re-rolled)
+    flagged: bool = False    # low confidence: the player must confirm or correct it
+    locked: bool = False     # may not be re-rolled (a Jingle Bell Roll BELL)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One e-ink screen. ``kind`` picks the layout; unused fields stay empty.
+
+    * ``roll``: ``title`` (whose roll, "Roll 2 of 3"), ``dice``, ``lines`` (the score
+      breakdown), ``total`` ("13 points").
+    * ``scoreboard``: ``title`` ("Round 3 of 5"), ``table`` (rows, first = header),
+      ``highlight`` (leader row index in ``table``).
+    * ``prompt``: ``title`` (big: "Check die 3", "Fate rolls 7 dice"), ``lines`` (hints).
+    * ``error``: ``title`` (what was refused), ``lines`` (why, what to do).
+    * ``menu``: ``title``, ``lines`` (the items), ``highlight`` (the chosen item).
+    * ``fault``: ``title`` ("Camera lost"), ``lines`` ("retrying in 4 s").
+    * ``sleep``: shown on shutdown; e-ink keeps it without power.
+    """
+
+    kind: str
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    dice: tuple[DieView, ...] = ()
+    dice_set: str = "jingle-bell-roll"
+    table: tuple[tuple[str, ...], ...] = ()
+    highlight: int | None = None
+    total: str = ""
+    footer: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCREEN_KINDS:
+            raise ValueError(f"unknown screen kind {self.kind!r}; one of {', '.join(SCREEN_KINDS)}")
+
+    def text(self) -> str:
+        """A plain-text rendering, for the terminal and logs."""
+        out = [f"[{self.kind}] {self.title}".rstrip()]
+        if self.dice:
+            marks = []
+            for number, die in enumerate(self.dice, start=1):
+                mark = "?" if die.flagged else ("*" if die.kept else "")
+                marks.append(f"{number}:{die.face}{mark}")
+            out.append("  dice " + " ".join(marks))
+        for row in self.table:
+            out.append("  " + "  ".join(f"{cell:<10}" for cell in row).rstrip())
+        for number, line in enumerate(self.lines):
+            pointer = "> " if self.kind == MENU and number == self.highlight else "  "
+            out.append(pointer + line)
+        if self.total:
+            out.append(f"  = {self.total}")
+        if self.footer:
+            out.append(f"  ({self.footer})")
+        return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class Status:
+    """The lights and the sound: status light state, lit bar segments, a sound to play once."""
+
+    light: str = "waiting"
+    bar: int = 0
+    sound: str | None = None
+
+
+class Presenter:
+    """Base class with do-nothing methods; override what your output needs."""
+
+    def show(self, screen: Screen) -> None:
+        pass
+
+    def status(self, status: Status) -> None:
+        pass
+
+    def tick(self, now: float) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class TerminalPresenter(Presenter):
+    """Prints each new screen and every light/bar/sound change (the demo's and a laptop's view)."""
+
+    def __init__(self, out: TextIO | None = None, *, screens: bool = True, prefix: str = ""):
+        self.out = out or sys.stdout
+        self.screens, self.prefix = screens, prefix
+        self._last: Status | None = None
+
+    def show(self, screen: Screen) -> None:
+        if self.screens:
+            print(self.prefix + screen.text().replace("\n", "\n" + self.prefix), file=self.out, flush=True)
+
+    def status(self, status: Status) -> None:
+        last = self._last or Status(light="", bar=-1)
+        changes = []
+        if status.light != last.light:
+            changes.append(f"status light -> {status.light}")
+        if status.bar != last.bar:
+            changes.append(f"bar -> {status.bar}/10")
+        if status.sound:
+            changes.append(f"buzzer: {status.sound}")
+        if changes:
+            print(self.prefix + "LED " + "; ".join(changes), file=self.out, flush=True)
+        self._last = Status(status.light, status.bar, None)
+
+
+class DevicePresenter(Presenter):
+    """Drives the GPIO status light, roll bar and buzzer of :class:`host.devices.TableDevices`."""
+
+    def __init__(self, devices) -> None:
+        self.devices = devices
+
+    def status(self, status: Status) -> None:
+        self.devices.light.show(status.light)
+        self.devices.bar.show_count(status.bar)
+        if status.sound:
+            self.devices.buzzer.play(status.sound)
+
+    def close(self) -> None:
+        self.devices.off()
+
+
+@dataclass
+class RecordingPresenter(Presenter):
+    """Keeps everything it was given (tests, the demo's misread report)."""
+
+    screens: list[Screen] = field(default_factory=list)
+    statuses: list[Status] = field(default_factory=list)
+    closed: bool = False
+
+    def show(self, screen: Screen) -> None:
+        self.screens.append(screen)
+
+    def status(self, status: Status) -> None:
+        self.statuses.append(status)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+CommandSink = Callable[[str], None]

@@ -1,0 +1,256 @@
+"""Durable game sessions: every event is on disk before anybody sees it.
+
+A session is one game at the table: the game's name, its setup (players, options) and a
+*journal* of what happened, in order. The journal holds three kinds of entry:
+
+``event``
+    a rules event (a roll, a score, a gift card...) that the rules accepted;
+``undo``
+    the Undo button: drops the last still-standing event;
+``note``
+    something the device wants in the history without it being a rules event: a die
+    the camera read with low confidence and the player corrected, a roll the rules
+    refused. Notes never change the game state.
+
+The journal lives in SQLite (``sessions.db`` in the data directory) in WAL mode with
+``synchronous=FULL``: when :meth:`StoredSession.play` returns, the event has reached the
+disk, so a power cut or SIGKILL loses nothing that was shown. Resuming folds the
+journal again (:func:`effective_events`), exactly like a replay file.
+
+>>> store = SessionStore(data_dir() / "sessions.db")                     # doctest: +SKIP
+>>> table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})  # doctest: +SKIP
+>>> table.play({"type": "roll", ...})                                     # doctest: +SKIP
+>>> store.open(table.id).session.state == table.session.state             # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from rules.core import Event, Game, RuleError, Session
+
+EVENT, UNDO, NOTE = "event", "undo", "note"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    created REAL NOT NULL,
+    closed REAL
+);
+CREATE TABLE IF NOT EXISTS journal (
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'undo', 'note')),
+    body TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (session_id, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """A session that cannot be found or read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal line: its number in the session, kind, body and wall-clock time."""
+
+    seq: int
+    kind: str
+    body: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A row of ``dicewatch run --list``: which game, who, how far."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    created: float
+    closed: float | None
+    entries: int
+
+
+def effective_events(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """The rules events still standing after the journal's undos."""
+    events: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry.kind == EVENT:
+            events.append(entry.body)
+        elif entry.kind == UNDO and events:
+            events.pop()
+    return events
+
+
+def new_session_id(players: Iterable[str], now: float | None = None) -> str:
+    """A readable id: date, time and the players, e.g. ``20261130-0133-ann-ben-cy``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now if now is not None else time.time()))
+    names = "-".join(re.sub(r"[^a-z0-9]+", "", str(p).lower()) or "p" for p in players)[:40]
+    return f"{stamp}-{names}" if names else stamp
+
+
+class SessionStore:
+    """The sessions database. One connection, used from one thread (the table loop)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(self.path), isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a usable dicewatch sessions database ({exc})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "SessionStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- sessions ---------------------------------------------------------------------------
+    def create(self, game: Game, setup: Mapping[str, Any], session_id: str | None = None) -> "StoredSession":
+        """Start a new session (the setup is checked by the rules first)."""
+        session = Session(game, setup)  # raises RuleError for a bad setup
+        players = session.setup_options.get("players", [])
+        base = session_id or new_session_id(players if isinstance(players, list) else [])
+        sid, n = base, 1
+        while self._db.execute("SELECT 1 FROM sessions WHERE id=?", (sid,)).fetchone():
+            n += 1
+            sid = f"{base}-{n}"
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO sessions (id, game, setup, created) VALUES (?,?,?,?)",
+                             (sid, game.name, json.dumps(session.setup_options, sort_keys=True), time.time()))
+        return StoredSession(self, sid, session, [])
+
+    def open(self, session_id: str, games: Callable[[str], Game]) -> "StoredSession":
+        """Reopen a session and replay its journal through the rules."""
+        row = self._db.execute("SELECT game, setup FROM sessions WHERE id=?", (session_id,)).fetchone()
+        if row is None:
+            known = ", ".join(info.id for info in self.list()[:5]) or "none yet"
+            raise StoreError(f"no session {session_id!r} in {self.path} (latest: {known})")
+        name, setup = row
+        try:
+            game = games(name)
+        except LookupError as exc:
+            raise StoreError(f"session {session_id!r} is a game of {name!r}, which this dicewatch "
+                             f"does not know ({exc})") from None
+        entries = self.entries(session_id)
+        session = Session(game, json.loads(setup))
+        for entry in entries:
+            try:
+                if entry.kind == EVENT:
+                    session.play(entry.body)
+                elif entry.kind == UNDO and session.events:
+                    session.undo()
+            except RuleError as exc:
+                raise StoreError(f"session {session_id!r}, journal entry {entry.seq}: the rules refuse "
+                                 f"{entry.body.get('type')!r} on replay ({exc}); the rules changed since "
+                                 "it was recorded. Export it and start a new session.") from None
+        return StoredSession(self, session_id, session, entries)
+
+    def latest(self, game: str | None = None, open_only: bool = True) -> str | None:
+        """Id of the most recent session (of ``game``; not closed) or None."""
+        for info in self.list():
+            if (game is None or info.game == game) and (info.closed is None or not open_only):
+                return info.id
+        return None
+
+    def list(self) -> list[SessionInfo]:
+        """All sessions, newest first."""
+        rows = self._db.execute(
+            "SELECT s.id, s.game, s.setup, s.created, s.closed, COUNT(j.seq) FROM sessions s "
+            "LEFT JOIN journal j ON j.session_id = s.id GROUP BY s.id ORDER BY s.created DESC, s.rowid DESC"
+        ).fetchall()
+        out = []
+        for sid, game, setup, created, closed, count in rows:
+            players = json.loads(setup).get("players", [])
+            out.append(SessionInfo(sid, game, tuple(str(p) for p in players) if isinstance(players, list) else (),
+                                   created, closed, count))
+        return out
+
+    def header(self, session_id: str) -> dict[str, Any]:
+        row = self._db.execute("SELECT game, setup FROM sessions WHERE id=?", (session_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no session {session_id!r} in {self.path}")
+        return {"game": row[0], "setup": json.loads(row[1])}
+
+    def entries(self, session_id: str) -> list[Entry]:
+        rows = self._db.execute("SELECT seq, kind, body, at FROM journal WHERE session_id=? ORDER BY seq",
+                                (session_id,)).fetchall()
+        return [Entry(seq, kind, json.loads(body), at) for seq, kind, body, at in rows]
+
+    # -- writing (each call is one durable transaction) -------------------------------------
+    def append(self, session_id: str, seq: int, kind: str, body: Mapping[str, Any]) -> Entry:
+        entry = Entry(seq, kind, json.loads(json.dumps(body, sort_keys=True)), time.time())
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO journal (session_id, seq, kind, body, at) VALUES (?,?,?,?,?)",
+                             (session_id, seq, kind, json.dumps(entry.body, sort_keys=True), entry.at))
+        return entry
+
+    def mark_closed(self, session_id: str, closed: bool = True) -> None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE sessions SET closed=? WHERE id=?", (time.time() if closed else None, session_id))
+
+
+class StoredSession:
+    """A rules :class:`~rules.core.Session` whose every change is written first, then applied.
+
+    ``play`` checks the event by the rules (nothing is written when they refuse it),
+    writes it durably, and only then changes the in-memory state and returns.
+    """
+
+    def __init__(self, store: SessionStore, session_id: str, session: Session, entries: list[Entry]):
+        self.store, self.id, self.session = store, session_id, session
+        self.entries = list(entries)
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def _next_seq(self) -> int:
+        return self.entries[-1].seq + 1 if self.entries else 1
+
+    def play(self, event: Event) -> Any:
+        """Check, store, then apply ``event``. RuleError leaves disk and state unchanged."""
+        self.session.check(event)
+        self.entries.append(self.store.append(self.id, self._next_seq(), EVENT, event))
+        return self.session.play(event)
+
+    def undo(self) -> Event:
+        """Drop the last event (stored as an ``undo`` entry). RuleError if there is none."""
+        if not self.session.events:
+            raise RuleError("nothing to undo: no event has been recorded yet")
+        self.entries.append(self.store.append(self.id, self._next_seq(), UNDO, {"undoes": self.session.events[-1]}))
+        return self.session.undo()
+
+    def note(self, body: Mapping[str, Any]) -> Entry:
+        """Record a non-rules fact (a correction, a refused roll) in the journal."""
+        entry = self.store.append(self.id, self._next_seq(), NOTE, body)
+        self.entries.append(entry)
+        return entry
+
+    def close(self) -> None:
+        self.store.mark_closed(self.id)
