@@ -4,7 +4,8 @@ Every class here is a thin, named gpiozero device in the style of gpiozero's own
 ``LED`` and ``Buzzer``: the docstring is the manual (what it is, how to wire it, a tiny
 example, the parameters). Pin numbers are Broadcom (BCM / "GPIO") numbers and never
 appear in code: :func:`pins_for` reads them from ``hardware/pins.toml``
-(:func:`host.paths.pins_file`), the single source of truth shared with the wiring diagram.
+(:func:`host.paths.pins_file`, checked by :mod:`host.pins`), the single source of truth
+shared with the wiring diagram.
 
 Nothing touches real hardware at import time. Every class takes ``pin_factory`` so tests
 pass gpiozero's own ``MockFactory(pin_class=MockPWMPin)``; on the Pi the service sets
@@ -13,7 +14,9 @@ pass gpiozero's own ``MockFactory(pin_class=MockPWMPin)``; on the Pi the service
 The parts (all 3.3 V logic; see hardware/ for the full wiring diagram):
 
 * :class:`StatusLight`: one common-cathode RGB LED, three 220 ohm resistors.
-* :class:`RollBar`: a 10-segment LED bar graph, one 220 ohm resistor per segment.
+* :class:`ShiftRegisterBar` / :class:`RollBar`: a 10-segment LED bar graph, one 220 ohm
+  resistor per segment, through two 74HC595s (3 GPIOs, the default when an e-ink HAT
+  is fitted) or straight on 10 GPIOs.
 * :class:`TableBuzzer`: an active 3.3 V buzzer (through an NPN transistor if it draws
   more than ~10 mA).
 * :class:`TableControls`: Score, Undo and Next push buttons and a rotary encoder with a
@@ -21,14 +24,13 @@ The parts (all 3.3 V logic; see hardware/ for the full wiring diagram):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
-from gpiozero import LEDBarGraph, RGBLED, Button, Buzzer, RotaryEncoder
+from gpiozero import Button, Buzzer, CompositeDevice, DigitalOutputDevice, LEDBarGraph, RGBLED, RotaryEncoder
 
-from host.config import ConfigError, line_of_key, load_toml
 from host.paths import pins_file
+from host.pins import Pins, load_pins
 
 # -- the status light ------------------------------------------------------------------------
 
@@ -120,6 +122,77 @@ class RollBar(LEDBarGraph):
     def show_snowflakes(self, snowflakes: int) -> None:
         """Show a fate round's snowflake count, one segment each."""
         self.show_count(snowflakes)
+
+
+class ShiftRegisterBar(CompositeDevice):
+    """A 10-segment LED bar graph driven through two chained 74HC595 shift registers.
+
+    Saves GPIOs when an e-ink HAT takes most of the header: three pins drive any number
+    of segments up to 16. Wire the first 74HC595's SER (DS, chip pin 14) to ``data``,
+    both chips' SRCLK (chip pin 11) to ``clock`` and RCLK (chip pin 12) to ``latch``;
+    the first chip's QH' (pin 9) to the second chip's SER; OE (pin 13) to ground and
+    SRCLR (pin 10) to 3.3 V; power both from 3.3 V. Segment 1 (bottom) is the first
+    chip's QA, each through a 220 ohm resistor to ground. It shows the same things as
+    :class:`RollBar`.
+
+    >>> bar = ShiftRegisterBar(data=20, clock=21, latch=26)   # doctest: +SKIP
+    >>> bar.show_roll(3)                                       # doctest: +SKIP
+
+    :param data, clock, latch: GPIO (BCM) pins to SER, SRCLK and RCLK.
+    :param length: segments in use (1-16), lit from the first chip's QA upwards.
+    :param pin_factory: gpiozero pin factory (tests pass a ``MockFactory``).
+    """
+
+    BITS = 16  # two chips
+
+    def __init__(self, *, data: int, clock: int, latch: int, length: int = 10, pin_factory=None):
+        if not 1 <= length <= self.BITS:
+            raise ValueError(f"length must be 1-{self.BITS}, got {length}")
+        super().__init__(data=DigitalOutputDevice(data, pin_factory=pin_factory),
+                         clock=DigitalOutputDevice(clock, pin_factory=pin_factory),
+                         latch=DigitalOutputDevice(latch, pin_factory=pin_factory),
+                         _order=("data", "clock", "latch"), pin_factory=pin_factory)
+        self.length = length
+        self._lit = -1
+        self.show_count(0)
+
+    def _shift_out(self, bits: int) -> None:
+        # The first bit shifted ends up in the last chip's QH, so send the highest bit first.
+        self.latch.off()
+        for position in reversed(range(self.BITS)):
+            self.data.value = bool(bits >> position & 1)
+            self.clock.on()
+            self.clock.off()
+        self.latch.on()
+        self.latch.off()
+
+    @property
+    def lit_count(self) -> int:
+        return max(self._lit, 0)
+
+    @lit_count.setter
+    def lit_count(self, count: int) -> None:
+        self.show_count(count)
+
+    @property
+    def value(self) -> float:
+        return self.lit_count / self.length
+
+    def show_count(self, count: int) -> None:
+        """Light ``count`` segments from the bottom (clipped to ``length``)."""
+        count = max(0, min(int(count), self.length))
+        if count != self._lit:
+            self._shift_out((1 << count) - 1)
+            self._lit = count
+
+    def show_roll(self, roll_number: int) -> None:
+        self.show_count(roll_number)
+
+    def show_snowflakes(self, snowflakes: int) -> None:
+        self.show_count(snowflakes)
+
+    def off(self) -> None:
+        self.show_count(0)
 
 
 # -- the buzzer --------------------------------------------------------------------------------
@@ -217,64 +290,18 @@ class TableControls:
 
 # -- the pin map -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class PinMap:
-    """The GPIO numbers of every part, as read from hardware/pins.toml."""
-
-    status_light: tuple[int, int, int]
-    roll_bar: tuple[int, ...]
-    buzzer: int
-    score: int
-    undo: int
-    next: int
-    knob_a: int
-    knob_b: int
-    knob_push: int
+def pins_for(path: Path | str | None = None) -> Pins:
+    """The checked pin map (default hardware/pins.toml); see :mod:`host.pins`."""
+    return load_pins(Path(path) if path is not None else pins_file())
 
 
-def _pin(path: Path, table: str, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
-        raise ConfigError(path, f"[{table}] {key}: expected a GPIO (BCM) number 0-27, got {value!r}",
-                          line_of_key(path, key, table))
-    return value
-
-
-def _get(doc: Mapping[str, Any], path: Path, table: str, key: str) -> Any:
-    section = doc.get(table)
-    if not isinstance(section, Mapping):
-        raise ConfigError(path, f"missing table [{table}]")
-    if key not in section:
-        raise ConfigError(path, f"[{table}] is missing {key!r}", line_of_key(path, table))
-    return section[key]
-
-
-def pins_for(path: Path | str | None = None) -> PinMap:
-    """Read the pin map (default: hardware/pins.toml); ConfigError names file, line, expectation."""
-    path = Path(path) if path is not None else pins_file()
-    doc = load_toml(path)
-    light = tuple(_pin(path, "status_light", k, _get(doc, path, "status_light", k)) for k in ("red", "green", "blue"))
-    segments = _get(doc, path, "roll_bar", "segments")
-    if not isinstance(segments, list) or not segments:
-        raise ConfigError(path, f"[roll_bar] segments: expected a list of GPIO numbers, got {segments!r}",
-                          line_of_key(path, "segments", "roll_bar"))
-    bar = tuple(_pin(path, "roll_bar", "segments", s) for s in segments)
-    pin_map = PinMap(
-        status_light=light, roll_bar=bar,
-        buzzer=_pin(path, "buzzer", "pin", _get(doc, path, "buzzer", "pin")),
-        score=_pin(path, "buttons", "score", _get(doc, path, "buttons", "score")),
-        undo=_pin(path, "buttons", "undo", _get(doc, path, "buttons", "undo")),
-        next=_pin(path, "buttons", "next", _get(doc, path, "buttons", "next")),
-        knob_a=_pin(path, "encoder", "a", _get(doc, path, "encoder", "a")),
-        knob_b=_pin(path, "encoder", "b", _get(doc, path, "encoder", "b")),
-        knob_push=_pin(path, "encoder", "push", _get(doc, path, "encoder", "push")),
-    )
-    used = list(pin_map.status_light) + list(pin_map.roll_bar) + [
-        pin_map.buzzer, pin_map.score, pin_map.undo, pin_map.next, pin_map.knob_a, pin_map.knob_b, pin_map.knob_push]
-    doubled = sorted({p for p in used if used.count(p) > 1})
-    if doubled:
-        raise ConfigError(path, f"GPIO {', '.join(map(str, doubled))} used for more than one part; "
-                          "expected every pin once")
-    return pin_map
+def make_bar(pins: Pins, *, pin_factory=None):
+    """The roll bar the pin map describes: through 74HC595s or straight on GPIOs."""
+    bar = pins.roll_bar
+    if bar.driver == "74hc595":
+        return ShiftRegisterBar(data=bar.data, clock=bar.clock, latch=bar.latch, length=bar.length,
+                                pin_factory=pin_factory)
+    return RollBar(*bar.segments, pin_factory=pin_factory)
 
 
 class TableDevices:
@@ -284,15 +311,15 @@ class TableDevices:
     >>> devices.light.show("waiting"); devices.bar.show_roll(1)  # doctest: +SKIP
     """
 
-    def __init__(self, pins: PinMap, *, on_command: Callable[[str], None], pin_factory=None):
+    def __init__(self, pins: Pins, *, on_command: Callable[[str], None], pin_factory=None):
         self.pins = pins
         made: list[Any] = []
         try:
-            self.light = StatusLight(*pins.status_light, pin_factory=pin_factory)
+            self.light = StatusLight(*pins.status_light, active_high=pins.status_active_high, pin_factory=pin_factory)
             made.append(self.light)
-            self.bar = RollBar(*pins.roll_bar, pin_factory=pin_factory)
+            self.bar = make_bar(pins, pin_factory=pin_factory)
             made.append(self.bar)
-            self.buzzer = TableBuzzer(pins.buzzer, pin_factory=pin_factory)
+            self.buzzer = TableBuzzer(pins.buzzer, active_high=pins.buzzer_active_high, pin_factory=pin_factory)
             made.append(self.buzzer)
             self.controls = TableControls(score=pins.score, undo=pins.undo, next=pins.next, knob_a=pins.knob_a,
                                           knob_b=pins.knob_b, knob_push=pins.knob_push,
