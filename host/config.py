@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +70,92 @@ def expect(path: Path | str, table: str | None, key: str, value: Any, kind: type
         return value
     where = f"[{table}] {key}" if table else key
     raise ConfigError(path, f"{where}: expected {description}, got {value!r}", line_of_key(path, key, table))
+
+
+# -- the device config ------------------------------------------------------------------------
+#
+# One file, [device] table, every key optional. Defaults suit a Pi with a camera module and
+# an Inky HAT; `dicewatch demo` and tests override them. Other tables ([jingle-bell-roll],
+# [dice.NAME], ...) belong to the rules and vision and are passed through untouched.
+
+CAMERAS_HELP = "picamera2, usb:N, folder:PATH, video:PATH or synthetic"
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    """Settings of the box. Each field is a key of the config file's ``[device]`` table."""
+
+    camera: str = "picamera2"           # picamera2 | usb:N | folder:PATH | video:PATH | synthetic
+    dice_set: str = ""                  # taught dice set to read with ("" = the game's built-in)
+    confidence: float = 0.9             # a die read below this must be confirmed by a player
+    display: str = "inky"               # inky | png | none
+    display_size: tuple[int, int] = (250, 122)   # png panel size (inky reports its own)
+    png_dir: str = ""                   # where the png display writes ("" = DATA/screens)
+    eink_min_interval: float = 5.0      # seconds between full e-ink refreshes
+    gpio: bool = True                   # drive the status light, bar, buzzer, buttons, knob
+    panel: str = ""                     # serial port of the Pico table panel ("" = none)
+    camera_retry_max: float = 30.0      # longest wait between camera reconnect attempts
+    frame_interval: float = 0.1         # seconds between camera frames (10 fps)
+
+
+_DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
+    "camera": (str, f"a camera: {CAMERAS_HELP}"),
+    "dice_set": (str, "the name of a taught dice set"),
+    "confidence": ((int, float), "a number between 0 and 1"),
+    "display": (str, 'one of "inky", "png", "none"'),
+    "display_size": (list, "[width, height] in pixels, e.g. [250, 122], [400, 300] or [800, 480]"),
+    "png_dir": (str, "a folder path"),
+    "eink_min_interval": ((int, float), "seconds (a number >= 0)"),
+    "gpio": (bool, "true or false"),
+    "panel": (str, 'a serial port such as "/dev/ttyACM0", or ""'),
+    "camera_retry_max": ((int, float), "seconds (a number >= 1)"),
+    "frame_interval": ((int, float), "seconds (a number >= 0)"),
+}
+
+
+def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceConfig:
+    """The ``[device]`` table of a parsed config file, checked key by key."""
+    table = doc.get("device", {})
+    if not isinstance(table, dict):
+        raise ConfigError(path, "device: expected a table [device]", line_of_key(path, "device"))
+    known = {f.name for f in fields(DeviceConfig)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in known:
+            raise ConfigError(path, f"[device] unknown key {key!r}; expected one of {', '.join(sorted(known))}",
+                              line_of_key(path, key, "device"))
+        kind, description = _DEVICE_TYPES[key]
+        expect(path, "device", key, value, kind, description)
+        values[key] = value
+    line = lambda key: line_of_key(path, key, "device")  # noqa: E731
+    if "confidence" in values and not 0 <= values["confidence"] <= 1:
+        raise ConfigError(path, f"[device] confidence: expected a number between 0 and 1, got {values['confidence']!r}",
+                          line("confidence"))
+    if "display" in values and values["display"] not in ("inky", "png", "none"):
+        raise ConfigError(path, f"[device] display: expected one of \"inky\", \"png\", \"none\", got "
+                          f"{values['display']!r}", line("display"))
+    if "display_size" in values:
+        size = values["display_size"]
+        if (len(size) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+                or size[0] < 200 or size[1] < 100):
+            raise ConfigError(path, f"[device] display_size: expected [width, height] of at least [200, 100], "
+                              f"got {size!r}", line("display_size"))
+        values["display_size"] = (size[0], size[1])
+    for key, low in (("eink_min_interval", 0), ("camera_retry_max", 1), ("frame_interval", 0)):
+        if key in values and values[key] < low:
+            raise ConfigError(path, f"[device] {key}: expected seconds >= {low}, got {values[key]!r}", line(key))
+    if "camera" in values:
+        camera = values["camera"]
+        kind = camera.split(":", 1)[0]
+        if kind not in ("picamera2", "usb", "folder", "video", "synthetic") or (
+                kind in ("usb", "folder", "video") and not camera.partition(":")[2]):
+            raise ConfigError(path, f"[device] camera: expected {CAMERAS_HELP}, got {camera!r}", line("camera"))
+    return replace(DeviceConfig(), **values)
+
+
+def load_config(path: Path | str | None) -> tuple[dict[str, Any], DeviceConfig]:
+    """Read the config file (or nothing when ``path`` is None): the whole document and its [device]."""
+    if path is None:
+        return {}, DeviceConfig()
+    doc = load_toml(path)
+    return doc, device_config(doc, path)
