@@ -48,7 +48,8 @@ class Game:
     (players, variants, overrides of rulebook gaps). ``apply(state, event)`` is the only
     way the state changes. ``is_over(state)`` says whether the game has ended.
     ``scoreboard(state)`` gives rows for a readable table (first row = headers) and
-    ``to_json(state)`` a JSON-able view for machines.
+    ``to_json(state)`` a JSON-able view for machines. ``status(state)``, when given, is
+    one line for people: whose turn it is, or who won.
     """
 
     name: str
@@ -62,6 +63,7 @@ class Game:
     scoreboard: Callable[[State], list[list[str]]]
     to_json: Callable[[State], Any]
     event_types: tuple[str, ...] = ()
+    status: Callable[[State], str] | None = None
 
 
 def check_event_shape(event: Any) -> Event:
