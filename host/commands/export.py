@@ -1,0 +1,123 @@
+"""Write a stored game's history.
+
+  jsonl  a replay file: the header line {"schema":1,"game":..,"setup":{..}} and one line per
+         event still standing (undone events left out), as
+         rules.core.load_replay reads it back.
+  csv    the whole journal, one row per entry, including undos and notes (corrected dice,
+         refused rolls): seq, time, kind, type, player, details (JSON).
+
+SESSION is a session id as listed by `dicewatch export --list`, or "latest".
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+import time
+from pathlib import Path
+
+from host.cli import UsageError
+from host.paths import data_dir
+from host.session_store import UNDO, SessionStore, StoreError, effective_events
+from rules.core import SCHEMA_VERSION
+
+NAME = "export"
+HELP = "write a stored game's history as JSON Lines or CSV"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("session", nargs="?", metavar="SESSION",
+                        help='session id (see --list) or "latest"')
+    parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl",
+                        help="jsonl: a replay file; csv: the full journal (default: jsonl)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    parser.add_argument("--list", action="store_true", help="list the stored sessions and exit")
+
+
+def sessions_db() -> Path:
+    return data_dir() / "sessions.db"
+
+
+def format_list(store: SessionStore) -> str:
+    rows = store.list()
+    if not rows:
+        return f"no sessions yet in {store.path}"
+    out = []
+    for info in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.created))
+        state = "closed" if info.closed else "open"
+        out.append(f"{info.id}  {info.game}  {', '.join(info.players)}  {when}  {info.entries} entries  {state}")
+    return "\n".join(out)
+
+
+def to_jsonl(header: dict, entries) -> str:
+    lines = [{"schema": SCHEMA_VERSION, "game": header["game"], "setup": header["setup"]}]
+    lines += effective_events(entries)
+    return "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines)
+
+
+def _player_of(body: dict) -> str:
+    for key in ("player", "by", "to"):
+        if isinstance(body.get(key), (str, int)):
+            return str(body[key])
+    return ""
+
+
+def to_csv(entries) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["seq", "time", "kind", "type", "player", "details"])
+    for entry in entries:
+        body = entry.body
+        if entry.kind == UNDO:
+            kind_type = (body.get("undoes") or {}).get("type", "")
+        else:
+            kind_type = body.get("type", "")
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(entry.at)) + f".{int(entry.at * 1000) % 1000:03d}"
+        details = {k: v for k, v in body.items() if k != "type"}
+        writer.writerow([entry.seq, stamp, entry.kind, kind_type,
+                         _player_of(body if entry.kind != UNDO else body.get("undoes") or {}),
+                         json.dumps(details, sort_keys=True)])
+    return buffer.getvalue()
+
+
+def run(args) -> int:
+    path = sessions_db()
+    if args.list:
+        if not path.exists():
+            print(f"no sessions yet in {path}")
+            return 0
+        with SessionStore(path) as store:
+            print(format_list(store))
+        return 0
+    if not args.session:
+        raise UsageError("give a SESSION id (see 'dicewatch export --list') or 'latest'")
+    if not path.exists():
+        print(f"dicewatch export: no sessions stored yet ({path} does not exist)", file=sys.stderr)
+        return 1
+    try:
+        with SessionStore(path) as store:
+            session_id = args.session
+            if session_id == "latest":
+                session_id = store.latest(open_only=False)
+                if session_id is None:
+                    print(f"dicewatch export: no sessions stored yet in {path}", file=sys.stderr)
+                    return 1
+            header = store.header(session_id)
+            entries = store.entries(session_id)
+    except StoreError as exc:
+        print(f"dicewatch export: {exc}", file=sys.stderr)
+        return 1
+    text = to_jsonl(header, entries) if args.format == "jsonl" else to_csv(entries)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"dicewatch export: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.output} ({len(entries)} journal entries, session {session_id})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
