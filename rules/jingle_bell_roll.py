@@ -78,6 +78,10 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+# Keys a config file's [jingle-bell-roll] table may set.
+OPTION_KEYS = ("rounds", *DEFAULTS)
+
+
 @dataclass(frozen=True)
 class Rules:
     """The setup options after checking: the numbers this game is played with."""
@@ -250,7 +254,7 @@ class State:
 
 def setup(options: Mapping[str, Any]) -> State:
     """The table before the first roll: each player holds the starting gift cards."""
-    known = {"players", "characters", "rounds", *DEFAULTS}
+    known = {"players", "characters", *OPTION_KEYS}
     unknown = sorted(set(options) - known)
     if unknown:
         raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(sorted(known))}")
@@ -262,7 +266,7 @@ def setup(options: Mapping[str, Any]) -> State:
         raise RuleError(f"Jingle Bell Roll is for 2 to 6 players (six mailbox cards), got {len(names)}")
     if len(set(names)) != len(names):
         raise RuleError("two players have the same name; give each player a different name")
-    rules = _rules(options)
+    rules = make_rules(options)
     if rules.gift_deck < rules.starting_gift_cards * len(names):
         raise RuleError(f"a gift deck of {rules.gift_deck} cards cannot deal {rules.starting_gift_cards} "
                         f"to each of {len(names)} players")
@@ -278,7 +282,8 @@ def setup(options: Mapping[str, Any]) -> State:
     return state
 
 
-def _rules(options: Mapping[str, Any]) -> Rules:
+def make_rules(options: Mapping[str, Any]) -> Rules:
+    """The Rules from setup options or a config table; RuleError names the bad key."""
     rounds = options.get("rounds", 5)
     if rounds not in (5, 6) or isinstance(rounds, bool):
         raise RuleError(f'"rounds" must be 5, or 6 for the longer game; got {rounds!r}')
@@ -656,10 +661,12 @@ class Use:
             return f"{self.ability.name} ({self.source} -> {self.target})"
         return self.ability.name
 
-    def to_json(self) -> Any:
-        if self.ability.effect == "change" and self.ability.needs_choice:
-            return {"name": self.ability.name, "from": self.source, "to": self.target}
-        return self.ability.name
+    def to_json(self) -> dict[str, Any]:
+        """As a score event's ``uses`` item: {"name", "kind"} and, for a change, "from"/"to"."""
+        out = {"name": self.ability.name, "kind": self.ability.kind}
+        if self.ability.effect == "change":
+            out.update({"from": self.source, "to": self.target})
+        return out
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,157 @@
+"""What is this roll worth? Scores a final roll of Jingle Bell Roll with the best use of
+your character ability and the gift cards you hold, and says which to play.
+
+examples:
+  dicewatch score jingle-bell-roll --dice MILK,COOKIE,LIST,LIST,LIST,BELL,BELL --cards "Nice List"
+  dicewatch score jingle-bell-roll --dice STOCKING,STOCKING,GIFT,GIFT,GIFT,BELL,MILK \\
+      --character "Chris Cringle" --cards "Secret Santa,Treat Yo'Self" --letters STOCKING --json
+
+The Score Chart values for STOCKINGS and GIFTS are our defaults (the rulebook does not
+print them); set your own in the [jingle-bell-roll] table of the config file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from host import paths
+from host.cli import UsageError
+from host.config import ConfigError, line_of_key, load_toml
+from rules import RuleError
+from rules import jingle_bell_roll as jbr
+from rules.jingle_bell_roll_cards import CHARACTERS, FACES, GIFT_CARDS, lookup
+
+NAME = "score"
+HELP = "score a final roll: points, breakdown, and which ability or cards to use"
+GAMES = ("jingle-bell-roll",)
+LETTER_EFFECTS = tuple(f for f in FACES if f != "BELL") + (jbr.REROLL,)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help=f"the game; one of: {', '.join(GAMES)}")
+    parser.add_argument("--dice", required=True, metavar="FACES",
+                        help=f"the seven faces, comma-separated; faces: {', '.join(FACES)}")
+    parser.add_argument("--character", metavar="NAME", help="your character card, e.g. \"Chris Pine Tree\"")
+    parser.add_argument("--cards", metavar="NAMES", default="",
+                        help="gift cards in your hand, comma-separated (repeat a name for two copies)")
+    parser.add_argument("--letters", metavar="EFFECTS", default="",
+                        help=f"your visible Letters to Santa (up to 3), comma-separated: {', '.join(LETTER_EFFECTS)}")
+    parser.add_argument("--config", metavar="FILE", type=Path,
+                        help="config file whose [jingle-bell-roll] table overrides the Score Chart defaults")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.game not in GAMES:
+        raise UsageError(f"cannot score {args.game!r}; games with a dice score: {', '.join(GAMES)}")
+    faces = parse_faces(args.dice)
+    character = _lookup_or_usage(args.character, CHARACTERS, "--character", "character") if args.character else None
+    cards = [_lookup_or_usage(name, GIFT_CARDS, "--cards", "gift card") for name in split_list(args.cards)]
+    letters = parse_letters(args.letters)
+    try:
+        rules = game_rules(args.config if args.config else paths.default_config_file())
+    except ConfigError as exc:
+        print(f"dicewatch score: {exc}", file=sys.stderr)
+        return 1
+    result = jbr.best_scoring(faces, rules, character=character, cards=cards,
+                              letter_faces=[e for e in letters if e != jbr.REROLL])
+    if args.json:
+        out = {"game": args.game, "dice": list(faces), **result.to_json(),
+               "zero_score_draw": result.points == 0 and not result.instant_win}
+        print(json.dumps(out, indent=2))
+    else:
+        print(describe(faces, result, stacks=[s for s, _ in rules.letter_stacks]))
+    return 0
+
+
+# --- parsing the flags ----------------------------------------------------------------
+
+def split_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def parse_faces(text: str) -> tuple[str, ...]:
+    faces = [f.upper() for f in split_list(text)]
+    bad = [f for f in faces if f not in FACES]
+    if bad:
+        raise UsageError(f"--dice: unknown face(s) {', '.join(bad)}; faces are {', '.join(FACES)}")
+    if len(faces) != jbr.DICE:
+        raise UsageError(f"--dice: expected the {jbr.DICE} faces of all dice, got {len(faces)}")
+    return tuple(faces)
+
+
+def parse_letters(text: str) -> list[str]:
+    letters = [e.upper() for e in split_list(text)]
+    bad = [e for e in letters if e not in LETTER_EFFECTS]
+    if bad:
+        raise UsageError(f"--letters: unknown effect(s) {', '.join(bad)}; letters show one of "
+                         f"{', '.join(LETTER_EFFECTS)}")
+    if len(letters) > jbr.MAX_VISIBLE_LETTERS:
+        raise UsageError(f"--letters: at most {jbr.MAX_VISIBLE_LETTERS} letters are visible on a mailbox, "
+                         f"got {len(letters)}")
+    return letters
+
+
+def _lookup_or_usage(name: str, table: dict, flag: str, what: str) -> str:
+    try:
+        return lookup(name, table, what).name
+    except LookupError:
+        raise UsageError(f"{flag}: unknown {what} {name!r}; valid: {', '.join(table)}") from None
+
+
+def game_options(path: Path | str | None, table: str = jbr.NAME) -> dict[str, Any]:
+    """The ``[jingle-bell-roll]`` table of a config file, each key checked by the rules.
+
+    ConfigError names the file, the line and what was expected. No file = no overrides.
+    """
+    if path is None:
+        return {}
+    doc = load_toml(path)
+    options = doc.get(table, {})
+    if not isinstance(options, dict):
+        raise ConfigError(path, f"{table}: expected a table [{table}]", line_of_key(path, table))
+    for key, value in options.items():
+        if key not in jbr.OPTION_KEYS:
+            raise ConfigError(path, f"[{table}] unknown key {key!r}; expected one of {', '.join(jbr.OPTION_KEYS)}",
+                              line_of_key(path, key, table))
+        try:
+            jbr.make_rules({key: value})
+        except RuleError as exc:
+            raise ConfigError(path, f"[{table}] {exc}", line_of_key(path, key, table)) from None
+    return options
+
+
+def game_rules(path: Path | str | None) -> jbr.Rules:
+    return jbr.make_rules(game_options(path))
+
+
+# --- the answer, for people -----------------------------------------------------------
+
+def describe(faces: tuple[str, ...], result: jbr.Scoring, stacks=(2, 3, 4, 5)) -> str:
+    lines = [f"Dice: {' '.join(faces)}"]
+    if result.instant_win:
+        lines.append("7 BELLS: you win the game at once!")
+        return "\n".join(lines)
+    if result.uses:
+        lines.append("Play: " + "; ".join(u.label for u in result.uses))
+    else:
+        lines.append("Play: nothing (no ability or card adds points)")
+    width = max([len(what) for what, _ in result.breakdown] + [len("total")])
+    for what, points in result.breakdown:
+        lines.append(f"  {what.ljust(width)}  {points:>3}")
+    lines.append(f"  {'total'.ljust(width)}  {result.points:>3}")
+    if result.points == 0:
+        lines.append("A score of 0: draw two gift cards and keep one.")
+    if result.gift_cards_to_deal:
+        lines.append(f"Deal {result.gift_cards_to_deal} gift card(s) to other players (one per GIFT).")
+    if result.draws:
+        lines.append(f"Draw {result.draws} gift card(s) for yourself.")
+    if result.stamps in stacks:
+        lines.append(f"{result.stamps} stamps: you may take the top letter of the {result.stamps}-stamp stack.")
+    elif result.stamps:
+        lines.append(f"{result.stamps} stamp(s): no letter (a letter needs exactly "
+                     f"{', '.join(map(str, stacks))} stamps).")
+    return "\n".join(lines)
