@@ -1,0 +1,104 @@
+"""Play a whole game on the built-in synthetic camera and show what the device would do.
+
+Three players (Ann, Ben, Cy) play five rounds of Jingle Bell Roll. Each roll is drawn by the
+synthetic camera: the dice tumble and settle in the tray, kept dice wait in the keep area,
+and now and then a hand passes over. The frames go through the real vision pipeline
+(settle gate, dice reader) and the table loop, the rules score them, every e-ink screen is
+written as a PNG into --out, and every LED and buzzer change is printed.
+
+The demo knows the true faces it rendered, so every misread is reported, never hidden: a
+die the reader flags is confirmed or corrected with the knob, as a player would; a
+confident misread is corrected from the menu afterwards, and counted.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from host.session_store import SessionStore
+from rules import get_game
+
+NAME = "demo"
+HELP = "play a whole Jingle Bell Roll game on the synthetic camera (e-ink PNGs, LEDs printed)"
+
+PLAYERS = ["Ann", "Ben", "Cy"]
+FACES = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--out", default="demo-out", metavar="DIR",
+                        help="folder for the e-ink screens as PNG files (default: ./demo-out)")
+    parser.add_argument("--game", default="jingle-bell-roll", choices=["jingle-bell-roll"],
+                        help="the game to play (default: jingle-bell-roll)")
+    parser.add_argument("--seed", type=int, default=2026, help="random seed of the dice and the players (default 2026)")
+    parser.add_argument("--size", default="250x122", metavar="WxH",
+                        help="e-ink panel size: 250x122, 400x300 or 800x480 (default 250x122)")
+    parser.add_argument("--quiet", action="store_true", help="print only the progress and the result")
+
+
+def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
+    """A plain player's choice: which dice to keep for the next roll, or None to score now.
+
+    Keeps the BELLS (they may not be re-rolled), MILK & COOKIE pairs, exactly two LISTS,
+    and STOCKINGS or GIFTS when there are two or more.
+    """
+    if roll_number >= 3:
+        return None
+    counts = Counter(faces)
+    keep: list[int] = []
+    want = Counter()
+    want["BELL"] = counts["BELL"]
+    pairs = min(counts["MILK"], counts["COOKIE"])
+    want["MILK"] = want["COOKIE"] = pairs
+    want["LIST"] = 2 if counts["LIST"] >= 2 else 0
+    for face in ("STOCKING", "GIFT"):
+        want[face] = counts[face] if counts[face] >= 2 else 0
+    for i, face in enumerate(faces):
+        if want[face] > 0:
+            keep.append(i)
+            want[face] -= 1
+    if len(keep) >= 6:
+        return None
+    return keep
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    from host.cli import UsageError
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size: expected WIDTHxHEIGHT such as 250x122, got {text!r}") from None
+    if w < 200 or h < 100:
+        raise UsageError(f"--size: the smallest panel is 200x100, got {text!r}")
+    return w, h
+
+
+def run(args) -> int:
+    from host.demo_table import DemoTable
+
+    size = parse_size(args.size)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob("screen-*.png"):
+            old.unlink()
+    except OSError as exc:
+        print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    game = get_game(args.game)
+    store = SessionStore(out / "demo-sessions.db")
+    table = store.create(game, {"players": PLAYERS})
+    demo = DemoTable(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet)
+    try:
+        demo.play()
+    finally:
+        demo.loop.shutdown()
+        store.close()
+    elapsed = time.perf_counter() - started
+    print()
+    print(demo.report(elapsed))
+    return 0

@@ -1,0 +1,671 @@
+"""The table loop: camera frames -> settle gate -> reader -> session events -> presenters.
+
+One thread owns everything here. Each turn of :meth:`TableLoop.step`:
+
+1. takes the commands people posted (buttons, knob, serial panel; :meth:`TableLoop.post`
+   is thread-safe) and acts on them;
+2. reads one frame from the camera; the *watcher* (settle gate + dice reader) says
+   whether the dice are moving and, once they have settled, hands over a ``Roll``;
+3. turns a settled read into a ``roll`` (or ``reroll``) event for the player whose turn
+   it is. Dice read below the confidence threshold are flagged: the screen says "Check
+   die 3" and the knob confirms or corrects them first (a correction is a ``note`` in
+   the journal). A read the rules refuse (a BELL changed, a fourth roll, six dice in
+   view) is shown as an error and the state does not change;
+4. stores every accepted event durably (host.session_store), *then* shows it;
+5. lets the presenters flush (the e-ink panel coalesces its updates).
+
+Camera trouble never stops the loop: the status light and the screen say "Camera lost",
+and the loop retries with a doubling back-off up to ``retry_max`` seconds.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
+from host.menus import BACK, DONE, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
+from host.presenters import DieView, Screen, Status
+from host.session_store import StoredSession
+from rules.core import RuleError
+
+log = logging.getLogger(__name__)
+
+DICE = 7
+STILL, SETTLING, SETTLED = "still", "moving", "settled"
+
+
+@dataclass
+class Pending:
+    """A settled read waiting for its flagged dice to be confirmed."""
+
+    faces: list[str]
+    confidences: list[float]
+    flagged: list[int]          # die indexes still to confirm, in order
+    reroll_with: str | None = None
+    corrections: list[dict] = field(default_factory=list)
+
+
+# -- views: what the screen shows for a state ------------------------------------------------
+
+def dice_views(state, faces: Sequence[str] | None = None, confidences: Sequence[float] | None = None,
+               flagged: Iterable[int] = ()) -> tuple[DieView, ...]:
+    faces = list(state.faces if faces is None else faces)
+    flagged = set(flagged)
+    kept = set(state.kept_dice) if faces == list(state.faces) else set()
+    return tuple(DieView(face, confidence=(confidences[i] if confidences else 1.0), kept=i in kept,
+                         flagged=i in flagged, locked=face == "BELL") for i, face in enumerate(faces))
+
+
+def roll_title(state) -> str:
+    return f"{state.current_player} · Roll {state.roll_number} of 3"
+
+
+def roll_screen(state) -> Screen:
+    """The dice just rolled, what they are worth now, and what is left to do."""
+    try:
+        scoring = state.best_scoring()
+        lines = tuple(f"{what}: {points}" for what, points in scoring.breakdown) or ("nothing scores yet",)
+        total = f"{scoring.points} pts"
+    except RuleError:
+        lines, total = (), ""
+    left = 3 - state.roll_number
+    footer = (f"{left} roll{'s' if left != 1 else ''} left · Score to end the turn" if left
+              else "last roll: press Score")
+    return Screen("roll", title=roll_title(state), dice=dice_views(state), lines=lines, total=total,
+                  footer=footer)
+
+
+def scoreboard_screen(state, game) -> Screen:
+    """Round, points, letters and gift cards per player; the leader in red."""
+    rows = [("Player", "Pts", "Letters", "Cards")]
+    best = max(p.points for p in state.players)
+    highlight = None
+    for number, p in enumerate(state.players, start=1):
+        rows.append((p.name, str(p.points), str(p.letter_count), str(p.hand)))
+        if p.points == best and best > 0 and highlight is None:
+            highlight = number
+    if state.is_over:
+        title = "Game over"
+    elif state.phase == "tie-break":
+        title = "Tie-break round"
+    else:
+        title = f"Round {state.round} of {state.rules.rounds} · Dec {state.day}"
+    footer = game.status(state) if game.status else ""
+    if not state.is_over:
+        footer = f"{state.current_player} to roll" if state.roll_number == 0 else footer
+    return Screen("scoreboard", title=title, table=tuple(rows), highlight=highlight, footer=footer)
+
+
+def menu_screen(menu: Menu) -> Screen:
+    return Screen("menu", title=menu.title, lines=menu.labels(), highlight=menu.highlight)
+
+
+def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequence[float]) -> tuple[list[str], list[float]]:
+    """Order a new read so that dice showing what they showed before keep their numbers.
+
+    The camera reads dice in screen order; the rules number them. A die that still shows
+    its old face keeps its number, the re-rolled ones fill the gaps in reading order.
+    """
+    if not before or len(before) != len(after):
+        return list(after), list(confidences)
+    pool = list(range(len(after)))
+    slots: list[int | None] = [None] * len(before)
+    for i, face in enumerate(before):
+        for j in pool:
+            if after[j] == face:
+                slots[i] = j
+                pool.remove(j)
+                break
+    for i in range(len(slots)):
+        if slots[i] is None:
+            slots[i] = pool.pop(0)
+    return [after[j] for j in slots], [confidences[j] for j in slots]
+
+
+# -- the loop -----------------------------------------------------------------------------------
+
+class TableLoop:
+    """Plays one stored game at the table. See the module docstring for the flow.
+
+    :param table: the durable session (host.session_store.StoredSession).
+    :param presenters: objects with ``show``, ``status``, ``tick``, ``close``
+        (host.presenters documents the interface).
+    :param watcher: ``watch(frame) -> (motion, roll)`` with motion one of ``"still"``,
+        ``"moving"``, ``"settled"`` and a ``vision.roll.Roll`` when settled.
+    :param open_camera: makes a frame source (``read() -> frame or None``, ``close()``);
+        called again, with back-off, when the camera is missing or lost.
+    :param confidence: dice read below this are flagged for a person to confirm.
+    :param choose_characters: ask each player for a character card before the first roll.
+    :param clock: seconds, for the back-off and the e-ink coalescing (the demo's is simulated).
+    """
+
+    def __init__(self, table: StoredSession, *, presenters: Sequence = (), watcher=None,
+                 open_camera: Callable[[], Any] | None = None, confidence: float = 0.9,
+                 choose_characters: bool = True, clock: Callable[[], float] = time.monotonic,
+                 retry_first: float = 1.0, retry_max: float = 30.0):
+        self.table, self.presenters, self.watcher = table, list(presenters), watcher
+        self.open_camera, self.confidence, self.clock = open_camera, confidence, clock
+        self.retry_first, self.retry_max = retry_first, retry_max
+        self.commands: "queue.Queue[str]" = queue.Queue()
+        self.stop_requested = threading.Event()
+        self.camera = None
+        self.camera_fault: str | None = None
+        self.retry_delay = retry_first
+        self.next_retry = -1.0
+        self.menu: Menu | None = None
+        self.wizard: ScoreWizard | None = None
+        self.wizard_menu: Menu | None = None   # the wizard's question with the knob's highlight
+        self._skipped: set[str] = set()         # players who chose no character card
+        self.pending: Pending | None = None
+        self.reroll_with: str | None = None
+        self.same_read: list[str] | None = None
+        self.motion = STILL
+        self.light = WAITING
+        self.closed = False
+        self.refused = 0
+        self.setup_done = not choose_characters or not self._can_choose()
+        self._last_status: Status | None = None
+
+    # -- shortcuts ---------------------------------------------------------------------------
+    @property
+    def state(self):
+        return self.table.state
+
+    @property
+    def game(self):
+        return self.table.game
+
+    def _can_choose(self) -> bool:
+        return bool(getattr(self.state, "can_choose_characters", False))
+
+    # -- input -------------------------------------------------------------------------------
+    def post(self, command: str) -> None:
+        """Queue a command from a button, the knob or a panel (any thread)."""
+        self.commands.put(command)
+
+    def request_stop(self, *_signal: Any) -> None:
+        """Ask the loop to finish its turn and shut down (the SIGTERM handler)."""
+        self.stop_requested.set()
+
+    # -- output ------------------------------------------------------------------------------
+    def _show(self, screen: Screen) -> None:
+        for presenter in self.presenters:
+            try:
+                presenter.show(screen)
+            except Exception as exc:  # noqa: BLE001 - an output fault must not stop the game
+                log.warning("presenter %s failed to show a screen: %s", type(presenter).__name__, exc)
+
+    def _status(self, light: str | None = None, sound: str | None = None, bar: int | None = None) -> None:
+        if light is not None:
+            self.light = light
+        state = self.state
+        if bar is None:
+            bar = 0 if getattr(state, "is_over", False) else int(getattr(state, "roll_number", 0))
+        status = Status(light=self.light, bar=bar, sound=sound)
+        if status == self._last_status and sound is None:
+            return
+        self._last_status = status
+        for presenter in self.presenters:
+            try:
+                presenter.status(status)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("presenter %s failed to set the lights: %s", type(presenter).__name__, exc)
+
+    def _error(self, title: str, reason: str, hint: str = "") -> None:
+        lines = (reason,) + ((hint,) if hint else ())
+        self._show(Screen("error", title=title, lines=lines, footer="Undo: take back · Next: go on"))
+        self._status(ATTENTION, sound="error")
+
+    def show_home(self) -> None:
+        """The screen for the current state when nothing else is asked."""
+        state = self.state
+        if self.menu is not None:
+            self._show(menu_screen(self.menu))
+            self._status(ATTENTION)
+            return
+        if self.wizard is not None:
+            menu = self.wizard.menu()
+            if menu is not None:
+                self._show(menu_screen(menu))
+                self._status(ATTENTION)
+                return
+        if state.is_over or state.roll_number == 0:
+            self._show(scoreboard_screen(state, self.game))
+            if not state.is_over:
+                self._status(WAITING)
+        else:
+            self._show(roll_screen(state))
+            self._status(READ_OK)
+
+    def start(self) -> None:
+        """First screen: character choice, or the table as it stands (after --resume)."""
+        if not self.setup_done:
+            self._open_character_menu()
+        else:
+            self.show_home()
+
+    # -- setup: characters ------------------------------------------------------------------
+    def _open_character_menu(self) -> None:
+        from rules.jingle_bell_roll_cards import CHARACTERS
+        state = self.state
+        for player in state.players:
+            if player.character is None and player.name not in self._characters_asked():
+                taken = [p.character for p in state.players if p.character]
+                self.menu = character_menu(player.name, CHARACTERS, taken)
+                self._show(menu_screen(self.menu))
+                self._status(ATTENTION)
+                return
+        self.setup_done, self.menu = True, None
+        self.show_home()
+
+    def _characters_asked(self) -> set[str]:
+        asked = {e.get("player") for e in self.table.session.events if e.get("type") == "choose_character"}
+        return asked | self._skipped
+
+    # -- commands ----------------------------------------------------------------------------
+    def handle(self, command: str) -> None:
+        """Act on one command (see host.presenters for the vocabulary)."""
+        try:
+            self._handle(command)
+        except RuleError as exc:
+            self._error("Not allowed", str(exc))
+
+    def _handle(self, command: str) -> None:
+        if command.startswith("face:"):
+            self._direct_face(command)
+            return
+        if command in ("left", "right"):
+            step = 1 if command == "right" else -1
+            if self.pending is not None and self.menu is not None:
+                self.menu = self.menu.turn(step)
+                self._show_pending()
+            elif self.menu is not None:
+                self.menu = self.menu.turn(step)
+                self._show(menu_screen(self.menu))
+            elif self.wizard is not None and self.wizard.menu() is not None:
+                self.wizard_menu = (self.wizard_menu or self.wizard.menu()).turn(step)
+                self._show(menu_screen(self.wizard_menu))
+            return
+        if command in ("push", "score"):
+            if self.menu is not None:
+                self._choose(self.menu)
+            elif self.wizard is not None:
+                self._wizard_choose()
+            elif command == "score":
+                self._start_scoring()
+            else:
+                if self.state.is_over:
+                    self.show_home()
+                    return
+                self.menu = table_menu(self.state)
+                self._show(menu_screen(self.menu))
+                self._status(ATTENTION)
+            return
+        if command == "undo":
+            self._undo()
+            return
+        if command == "next":
+            self._next()
+            return
+        raise RuleError(f"unknown command {command!r}")
+
+    def _choose(self, menu: Menu) -> None:
+        value = menu.chosen.value
+        if menu.kind == "character":
+            self.menu = None
+            if value is None:
+                self._skipped.add(menu.context)
+            else:
+                self._play({"type": "choose_character", "player": menu.context, "character": value})
+            self._open_character_menu()
+        elif menu.kind == "face":
+            self._confirm_face(value)
+        elif menu.kind == "table":
+            self.menu = None
+            if value == "score":
+                self._start_scoring()
+            elif value == "correct":
+                self.menu = die_menu(self.state.faces)
+                self._show(menu_screen(self.menu))
+            elif isinstance(value, tuple) and value[0] == "reroll":
+                self.reroll_with = value[1]
+                self._show(Screen("prompt", title="Re-roll one die", lines=(
+                    f"with {value[1]}: pick up one die, roll it, and let it settle",)))
+                self._status(WAITING)
+            elif value == "scoreboard":
+                self._show(scoreboard_screen(self.state, self.game))
+            elif value == "undo":
+                self._undo()
+            else:
+                self.show_home()
+        elif menu.kind == "which-die":
+            if value == BACK:
+                self.menu = None
+                self.show_home()
+                return
+            faces = list(self.state.faces)
+            self.menu = face_menu(value + 1, faces[value], 1.0, self._face_names())
+            self.menu = Menu("fix", self.menu.title.replace("Check", "Correct"), self.menu.items, context=value)
+            self._show(menu_screen(self.menu))
+        elif menu.kind == "fix":
+            self.menu = None
+            self._fix_accepted_die(menu.context, value)
+
+    def _face_names(self) -> tuple[str, ...]:
+        from rules.dice import faces_of
+        return faces_of(self.game.dice or "d6-pips")
+
+    def _next(self) -> None:
+        if self.menu is not None and self.menu.kind == "character":
+            # Next: play on without (more) character cards.
+            self.menu, self.setup_done = None, True
+            self.show_home()
+        elif self.menu is not None:
+            self.menu = None
+            self.show_home()
+        elif self.wizard is not None:
+            menu = self.wizard_menu or self.wizard.menu()
+            if menu is not None:
+                self.wizard_menu = menu.turn(-menu.highlight)  # the first item: the usual answer
+                self._wizard_choose()
+        elif self.same_read is not None:
+            faces, self.same_read = self.same_read, None
+            self._submit_roll(faces, None)
+        else:
+            self.show_home()
+
+    def _undo(self) -> None:
+        if self.pending is not None:
+            self.pending, self.menu = None, None
+            self._show(Screen("prompt", title="Read dropped", lines=("roll again or put the dice back",)))
+            self._status(WAITING)
+            return
+        if self.wizard is not None:
+            if not self.wizard.back():
+                self.wizard = None
+                self.wizard_menu = None
+                self.show_home()
+            else:
+                self.wizard_menu = None
+                self._show(menu_screen(self.wizard.menu()))
+            return
+        if self.menu is not None:
+            self.menu = None
+            self.show_home()
+            return
+        undone = self.table.undo()
+        self.reroll_with = None
+        self._show(Screen("prompt", title=f"Undone: {undone.get('type')}",
+                          lines=(f"{self.game.status(self.state) if self.game.status else ''}",)))
+        self._status(WAITING)
+        self.show_home()
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _start_scoring(self) -> None:
+        if not self.state.can_score:
+            raise RuleError(f"{self.state.current_player} must roll the dice before scoring")
+        self.wizard = ScoreWizard(self.state)
+        self.wizard_menu = None
+        self._show(menu_screen(self.wizard.menu()))
+        self._status(ATTENTION)
+
+    def _wizard_choose(self) -> None:
+        assert self.wizard is not None
+        menu = self.wizard_menu or self.wizard.menu()
+        self.wizard_menu = None
+        try:
+            self.wizard.choose(menu.chosen.value)
+        except RuleError as exc:
+            self._error("Card does not fit", str(exc))
+            return
+        nxt = self.wizard.menu()
+        if nxt is not None:
+            self._show(menu_screen(nxt))
+            return
+        event = self.wizard.event()
+        self.wizard = None
+        self._play(event)
+        record = self.state.history[-1] if self.state.history else None
+        over = self.state.is_over
+        if record is not None:
+            self._show(Screen("prompt", title=f"{record.player} scores {record.points}",
+                              lines=tuple(f"{w}: {p}" for w, p in record.breakdown)))
+        self._status(READ_OK, sound="game-over" if over else "scored", bar=0)
+        if over:
+            self.table.close()
+        self.show_home()
+
+    # -- reads from the camera -----------------------------------------------------------------
+    def on_read(self, roll) -> None:
+        """A settled read from the camera (a ``vision.roll.Roll``)."""
+        state = self.state
+        if state.is_over or not self.setup_done or self.wizard is not None or (
+                self.menu is not None and self.pending is None):
+            return  # dice moved while a menu is open: ignore; the menu says what to do
+        faces = [d.face for d in roll.dice]
+        confidences = [float(d.confidence) for d in roll.dice]
+        if len(faces) != DICE:
+            self._error(f"I see {len(faces)} dice", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
+                        "Move them into the tray; the roll is read when they are still.")
+            return
+        if state.roll_number >= 1 and Counter(faces) == Counter(state.faces) and self.reroll_with is None:
+            # Nothing changed: a hand passed, the table was bumped. Not a roll.
+            self.same_read = faces
+            self.show_home()
+            return
+        self.same_read = None
+        faces, confidences = align_faces(state.faces, faces, confidences)
+        flagged = [i for i, c in enumerate(confidences) if c < self.confidence]
+        if flagged:
+            self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with)
+            self._ask_next_flag(sound="attention")
+            return
+        self._submit_roll(faces, self.reroll_with)
+
+    def _ask_next_flag(self, sound: str | None = None) -> None:
+        pending = self.pending
+        assert pending is not None
+        die = pending.flagged[0]
+        self.menu = face_menu(die + 1, pending.faces[die], pending.confidences[die], self._face_names())
+        self._show_pending()
+        self._status(ATTENTION, sound=sound)
+
+    def _show_pending(self) -> None:
+        pending, menu = self.pending, self.menu
+        die = pending.flagged[0]
+        views = dice_views(self.state, pending.faces, pending.confidences, [die])
+        self._show(Screen("prompt", title=f"Check die {die + 1}", dice=views,
+                          lines=(f"is it {menu.chosen.value}? turn the knob to change, push to confirm",)))
+
+    def _confirm_face(self, face: str) -> None:
+        pending = self.pending
+        assert pending is not None
+        die = pending.flagged.pop(0)
+        if face != pending.faces[die]:
+            pending.corrections.append({"type": "correction", "die": die + 1, "read": pending.faces[die],
+                                        "confidence": round(pending.confidences[die], 3), "face": face,
+                                        "player": self.state.current_player})
+        pending.faces[die] = face
+        pending.confidences[die] = 1.0
+        if pending.flagged:
+            self._ask_next_flag()
+            return
+        self.pending, self.menu = None, None
+        for correction in pending.corrections:
+            self.table.note(correction)
+        self._submit_roll(pending.faces, pending.reroll_with)
+
+    def _direct_face(self, command: str) -> None:
+        """``face:N:NAME`` from a panel: die N is NAME (confirms a flagged die or corrects one)."""
+        try:
+            _, number, face = command.split(":", 2)
+            index = int(number) - 1
+        except ValueError:
+            raise RuleError(f"expected face:N:FACE, got {command!r}") from None
+        if face not in self._face_names():
+            raise RuleError(f"{face!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
+        if self.pending is not None and self.pending.flagged and self.pending.flagged[0] == index:
+            self._confirm_face(face)
+        elif self.state.roll_number >= 1 and 0 <= index < len(self.state.faces):
+            self._fix_accepted_die(index, face)
+        else:
+            raise RuleError(f"there is no die {number} to correct now")
+
+    def _fix_accepted_die(self, index: int, face: str) -> None:
+        """Correct a die after the roll was accepted: undo the roll, note it, play it corrected."""
+        state = self.state
+        last = self.table.session.events[-1] if self.table.session.events else None
+        if last is None or last.get("type") not in ("roll", "reroll") or face == state.faces[index]:
+            self.show_home()
+            return
+        corrected = dict(last)
+        faces = list(state.faces)
+        read = faces[index]
+        faces[index] = face
+        corrected["faces"] = faces
+        corrected.pop("rerolled", None)
+        self.table.undo()
+        try:
+            self.table.play(corrected)
+        except RuleError as exc:
+            self.table.play(last)
+            raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
+        self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
+                         "player": state.current_player})
+        self.show_home()
+
+    def _submit_roll(self, faces: list[str], reroll_with: str | None) -> None:
+        player = self.state.current_player
+        if reroll_with is not None:
+            event = {"type": "reroll", "player": player, "with": reroll_with, "faces": faces}
+        else:
+            event = {"type": "roll", "player": player, "faces": faces}
+        try:
+            self.table.session.check(event)
+        except RuleError as exc:
+            self.refused += 1
+            self.table.note({"type": "refused", "event": event, "reason": str(exc)})
+            self._error("Roll refused", str(exc), "Put the dice back as they were, or press Undo.")
+            return
+        self.reroll_with = None
+        self._play(event)
+        state = self.state
+        if state.is_over and getattr(state, "instant_win", False):
+            self._show(Screen("prompt", title="SEVEN BELLS!", lines=(f"{player} wins the game at once",),
+                              dice=dice_views(state)))
+            self._status(READ_OK, sound="seven-bells", bar=10)
+            self.table.close()
+            return
+        self.show_home()
+
+    def _play(self, event: dict) -> None:
+        self.table.play(event)  # durable first; RuleError leaves everything unchanged
+
+    # -- frames and the camera ------------------------------------------------------------------
+    def on_frame(self, frame) -> None:
+        motion, roll = self.watcher(frame)
+        if motion != self.motion:
+            self.motion = motion
+            if motion == SETTLING and self.menu is None and self.wizard is None:
+                self._status(MOVING)
+            elif motion == STILL and self.light == MOVING:
+                self._status(READ_OK if self.state.roll_number else WAITING)
+        if roll is not None:
+            self.on_read(roll)
+
+    def _camera_lost(self, why: str) -> None:
+        now = self.clock()
+        if self.camera is not None:
+            try:
+                self.camera.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.camera = None
+        first = self.camera_fault is None
+        self.camera_fault = why
+        self.next_retry = now + self.retry_delay
+        self._show(Screen("fault", title="Camera lost" if not first or "lost" in why else "No camera",
+                          lines=(why, f"retrying in {self.retry_delay:.0f} s"),
+                          footer="the game is saved; buttons still work"))
+        self._status(FAULT)
+        self.retry_delay = min(self.retry_delay * 2, self.retry_max)
+
+    def _next_frame(self):
+        if self.open_camera is None:
+            return None
+        if self.camera is None:
+            if self.clock() < self.next_retry:
+                return None
+            try:
+                self.camera = self.open_camera()
+            except Exception as exc:  # noqa: BLE001 - any camera error is a fault to retry
+                self._camera_lost(f"camera not found: {exc}")
+                return None
+        try:
+            frame = self.camera.read()
+        except Exception as exc:  # noqa: BLE001
+            self._camera_lost(f"camera lost: {exc}")
+            return None
+        if frame is None:
+            self._camera_lost("camera lost: no picture")
+            return None
+        if self.camera_fault is not None:
+            self.camera_fault, self.retry_delay = None, self.retry_first
+            self.show_home()
+        return frame
+
+    # -- running --------------------------------------------------------------------------------
+    def step(self) -> None:
+        """One turn of the loop: commands, one frame, presenters' tick."""
+        while True:
+            try:
+                command = self.commands.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(command)
+        frame = self._next_frame()
+        if frame is not None and self.watcher is not None:
+            self.on_frame(frame)
+        now = self.clock()
+        for presenter in self.presenters:
+            try:
+                presenter.tick(now)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("presenter %s tick failed: %s", type(presenter).__name__, exc)
+
+    def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,
+            until: Callable[[], bool] | None = None) -> None:
+        """Loop until stopped (SIGTERM), or ``until()`` is true."""
+        self.start()
+        while not self.stop_requested.is_set() and not (until and until()):
+            self.step()
+            if frame_interval:
+                sleep(frame_interval)
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        """Display to sleep, lights off, camera and session closed. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        state = self.state
+        line = self.game.status(state) if self.game.status else ""
+        self._show(Screen("sleep", title="dicewatch is asleep", lines=(line, "the game is saved"),
+                          footer=f"session {self.table.id}"))
+        self._status(OFF, bar=0)
+        for presenter in self.presenters:
+            try:
+                presenter.close()
+            except Exception as exc:  # noqa: BLE001
+                log.warning("presenter %s did not close cleanly: %s", type(presenter).__name__, exc)
+        if self.camera is not None:
+            try:
+                self.camera.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.camera = None
