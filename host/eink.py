@@ -309,8 +309,9 @@ class InkyPanel:
 
     Fit the HAT on the GPIO header and enable SPI (``sudo raspi-config nonint do_spi 0``).
     The HAT identifies itself through its EEPROM; ``inky`` (``pip install inky``, the
-    ``[pi]`` extra) is imported only here. Inky's red/black/white panels have no partial
-    refresh, so every update is a full one (~15 s on red panels).
+    ``[pi]`` extra) is imported only here. Inky's panels have no partial refresh, so every
+    update is a full one (~15 s on red pHAT/wHAT panels, ~30 s on an Impression); the
+    screens are drawn in white, black and red whatever the panel's palette.
 
     :param colour: ``"red"`` (default) for red/black/white panels.
     """
@@ -334,7 +335,13 @@ class InkyPanel:
         self.size = (self.inky.width, self.inky.height)
 
     def update(self, image: Image.Image, box=None, label: str = "") -> None:
-        self.inky.set_image(image)
+        colour = getattr(self.inky, "colour", "")
+        if colour in ("red", "yellow"):      # pHAT / wHAT: palette indexes white 0, black 1, red 2
+            self.inky.set_image(image)
+        elif colour == "black":              # black/white panels: red becomes black
+            self.inky.set_image(image.point(lambda i: BLACK if i == RED else i))
+        else:                                # Impression (7 colours): inky maps RGB to its palette
+            self.inky.set_image(image.convert("RGB"))
         self.inky.show()
 
     def sleep(self) -> None:

@@ -1,0 +1,144 @@
+"""E-ink screens: three colours, the common panel sizes, what is drawn where, and coalescing."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from host.eink import BLACK, PANEL_SIZES, RED, WHITE, EinkScreen, PngPanel, render
+from host.presenters import DieView, Screen
+
+FACES = ["MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL", "BELL"]
+
+
+def roll_screen(flagged=None, faces=FACES) -> Screen:
+    dice = tuple(DieView(f, kept=i < 2, flagged=i == flagged, locked=f == "BELL") for i, f in enumerate(faces))
+    return Screen("roll", title="Ann · Roll 2 of 3", dice=dice, lines=("2 LISTS: 7", "1 GIFT: 2"), total="9 pts")
+
+
+SCREENS = [
+    roll_screen(flagged=2),
+    Screen("scoreboard", title="Round 3 of 5", table=(("Player", "Pts"), ("Ann", "23"), ("Ben", "30")), highlight=2,
+           footer="Ben to roll"),
+    Screen("prompt", title="Roll 2 of 3", lines=("pick up the dice you re-roll",)),
+    Screen("prompt", title="Fate rolls 7 dice"),
+    Screen("error", title="Roll refused", lines=("a BELL cannot be re-rolled",)),
+    Screen("menu", title="Gift cards played", lines=("none", "Secret Santa", "Nice List"), highlight=1),
+    Screen("fault", title="Camera lost", lines=("retrying in 4 s",)),
+    Screen("sleep", title="dicewatch is asleep"),
+]
+
+
+@pytest.mark.parametrize("size", list(PANEL_SIZES.values()), ids=list(PANEL_SIZES))
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s.kind}-{s.title[:12]}")
+def test_every_screen_is_three_colour_and_panel_sized(screen, size):
+    image = render(screen, size)
+    assert image.mode == "P" and image.size == size
+    used = set(np.unique(np.asarray(image)))
+    assert used <= {WHITE, BLACK, RED}
+    assert BLACK in used or RED in used  # something is drawn
+
+
+def _pixels(image: Image.Image) -> np.ndarray:
+    return np.asarray(image)
+
+
+def test_a_flagged_die_is_boxed_in_red_and_the_others_are_not():
+    size = (400, 300)
+    flagged = _pixels(render(roll_screen(flagged=2, faces=["MILK"] * 7), size))
+    plain = _pixels(render(roll_screen(flagged=None, faces=["MILK"] * 7), size))
+    diff = np.argwhere(flagged != plain)
+    assert len(diff)
+    xs = diff[:, 1]
+    # the change sits around the third of seven dice, nowhere else
+    assert xs.min() > size[0] * 2 / 7 - 20 and xs.max() < size[0] * 3 / 7 + 20
+    assert (flagged[flagged != plain] == RED).mean() > 0.5
+
+
+def test_bells_are_red_and_milk_is_black():
+    bells = _pixels(render(roll_screen(faces=["BELL"] * 7), (250, 122)))
+    milk = _pixels(render(roll_screen(faces=["MILK"] * 7), (250, 122)))
+    band = slice(25, 60)  # the dice row
+    assert (bells[band] == RED).sum() > 5 * (milk[band] == RED).sum()
+
+
+def test_rendering_is_deterministic_and_follows_the_dice():
+    a = render(roll_screen(faces=FACES), (250, 122))
+    b = render(roll_screen(faces=FACES), (250, 122))
+    c = render(roll_screen(faces=list(reversed(FACES))), (250, 122))
+    assert a.tobytes() == b.tobytes()
+    assert a.tobytes() != c.tobytes()
+
+
+def test_too_small_a_panel_is_refused():
+    with pytest.raises(ValueError, match="too small"):
+        render(SCREENS[0], (120, 60))
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_updates_are_coalesced_to_one_full_refresh_per_interval(tmp_path):
+    clock = Clock()
+    panel = PngPanel(tmp_path, (250, 122))
+    screen = EinkScreen(panel, min_interval=5.0, clock=clock)
+    screen.show(SCREENS[2])                 # first: shown at once
+    clock.now = 1.0
+    screen.show(SCREENS[3])                 # too soon: waits
+    clock.now = 2.0
+    screen.show(SCREENS[4])                 # replaces the waiting one
+    assert len(panel.written) == 1 and screen.coalesced == 1
+    clock.now = 4.9
+    screen.tick()
+    assert len(panel.written) == 1
+    clock.now = 5.0
+    screen.tick()
+    assert len(panel.written) == 2 and "error" in panel.written[-1].name
+    screen.show(SCREENS[4])                 # unchanged screen: no refresh at all
+    clock.now = 20.0
+    screen.tick()
+    assert len(panel.written) == 2
+    written = Image.open(panel.written[-1])
+    assert written.size == (250, 122)
+
+
+def test_a_panel_with_partial_refresh_gets_small_changes_at_once(tmp_path):
+    clock = Clock()
+    panel = PngPanel(tmp_path, (400, 300), partial=True)
+    screen = EinkScreen(panel, min_interval=5.0, min_partial_interval=0.5, clock=clock)
+    menu = SCREENS[5]
+    screen.show(menu)
+    clock.now = 1.0
+    screen.show(Screen("menu", title=menu.title, lines=menu.lines, highlight=2))  # the knob moved
+    assert [p.name.endswith("partial.png") for p in panel.written] == [False, True]
+    assert screen.partial_updates == 1 and screen.full_updates == 1
+
+
+def test_close_flushes_the_waiting_screen_and_sleeps(tmp_path):
+    clock = Clock()
+    panel = PngPanel(tmp_path, (250, 122))
+    screen = EinkScreen(panel, min_interval=5.0, clock=clock)
+    screen.show(SCREENS[0])
+    screen.show(SCREENS[-1])
+    screen.close()
+    assert len(panel.written) == 2 and "sleep" in panel.written[-1].name and panel.asleep
+
+
+def test_a_broken_panel_does_not_stop_the_game(tmp_path):
+    class Broken:
+        size, partial = (250, 122), False
+
+        def update(self, image, box, label):
+            raise OSError("SPI write failed")
+
+        def sleep(self):
+            raise OSError("gone")
+
+    screen = EinkScreen(Broken(), min_interval=0)
+    screen.show(SCREENS[0])
+    screen.close()
