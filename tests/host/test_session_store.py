@@ -1,0 +1,121 @@
+"""Durable sessions: write-before-show, undo and notes in the journal, resume, list, export."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from host import cli
+from host.commands.export import to_csv, to_jsonl
+from host.session_store import SessionStore, StoreError, effective_events
+from rules import get_game
+from rules.core import RuleError, load_replay
+
+GAME = get_game("jingle-bell-roll")
+ROLL = {"type": "roll", "faces": ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]}
+SCORE = {"type": "score", "uses": [], "gift_recipients": ["Ben"]}
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "sessions.db") as s:
+        yield s
+
+
+def test_database_is_wal_with_full_sync(store):
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_events_are_on_disk_when_play_returns(store, tmp_path):
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    table.play(ROLL)
+    # a second, independent connection sees it at once: it was committed
+    other = sqlite3.connect(tmp_path / "sessions.db")
+    assert other.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 1
+    other.close()
+
+
+def test_a_refused_event_is_not_stored_and_changes_nothing(store):
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    table.play(ROLL)
+    before = table.state
+    bells_gone = dict(ROLL, faces=["MILK"] * 7)
+    with pytest.raises(RuleError, match="BELL"):
+        table.play(bells_gone)
+    assert table.state == before and len(store.entries(table.id)) == 1
+
+
+def test_resume_replays_events_undos_and_ignores_notes(store):
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    table.play(ROLL)
+    table.note({"type": "correction", "die": 3, "read": "GIFT", "face": "LIST"})
+    table.play(SCORE)
+    table.undo()
+    reopened = store.open(table.id, get_game)
+    assert reopened.state == table.state
+    assert [e.kind for e in reopened.entries] == ["event", "note", "event", "undo"]
+    assert effective_events(reopened.entries) == [ROLL]
+    reopened.play(SCORE)
+    assert store.open(table.id, get_game).state.players[0].points == 4 + 7 + 1 + 2
+
+
+def test_list_latest_and_closed(store):
+    first = store.create(GAME, {"players": ["Ann", "Ben"]})
+    second = store.create(GAME, {"players": ["Cy", "Dee"]})
+    assert [info.id for info in store.list()] == [second.id, first.id]
+    assert store.latest("jingle-bell-roll") == second.id
+    second.close()
+    assert store.latest("jingle-bell-roll") == first.id
+    assert store.list()[0].players == ("Cy", "Dee")
+
+
+def test_unknown_session_and_bad_setup(store):
+    with pytest.raises(StoreError, match="no session 'nope'"):
+        store.open("nope", get_game)
+    with pytest.raises(RuleError, match="2 to 6 players"):
+        store.create(GAME, {"players": ["Ann"]})
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    bad = tmp_path / "sessions.db"
+    bad.write_text("this is not sqlite\n" * 100)
+    with pytest.raises(StoreError, match="not a usable dicewatch sessions database"):
+        SessionStore(bad)
+
+
+def test_export_jsonl_is_a_replay_file_and_csv_has_the_whole_journal(store):
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    table.play(ROLL)
+    table.note({"type": "correction", "die": 3, "read": "GIFT", "face": "LIST", "player": "Ann"})
+    table.play(SCORE)
+    table.undo()
+    table.play(SCORE)
+    text = to_jsonl(store.header(table.id), store.entries(table.id))
+    replayed = load_replay(text, get_game, "export.jsonl")
+    assert replayed.state == table.state
+    rows = list(csv.DictReader(io.StringIO(to_csv(store.entries(table.id)))))
+    assert [r["kind"] for r in rows] == ["event", "note", "event", "undo", "event"]
+    assert rows[1]["type"] == "correction" and rows[1]["player"] == "Ann"
+    assert json.loads(rows[1]["details"])["face"] == "LIST"
+    assert rows[3]["type"] == "score"
+
+
+def test_export_command(store, dicewatch_home, capsys, tmp_path):
+    with SessionStore(dicewatch_home / "sessions.db") as home_store:
+        table = home_store.create(GAME, {"players": ["Ann", "Ben"]})
+        table.play(ROLL)
+    assert cli.main(["export", "latest"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert json.loads(lines[0])["game"] == "jingle-bell-roll" and json.loads(lines[1]) == ROLL
+    out = tmp_path / "game.csv"
+    assert cli.main(["export", table.id, "--format", "csv", "-o", str(out)]) == 0
+    assert out.read_text().startswith("seq,time,kind,type,player,details")
+    assert cli.main(["export", "--list"]) == 0
+    assert table.id in capsys.readouterr().out
+    assert cli.main(["export", "no-such-session"]) == 1
+    assert "no session 'no-such-session'" in capsys.readouterr().err
+    assert cli.main(["export"]) == 2
