@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from .core import Game, ReplayError, RuleError, Session
+from .core import Game, ReplayError, RuleError, Session, fold, format_table, load_replay
 
 GAME_MODULES = {
     "jingle-bell-roll": "rules.jingle_bell_roll",
@@ -32,4 +32,5 @@ def get_game(name: str) -> Game:
     return importlib.import_module(GAME_MODULES[name]).GAME
 
 
-__all__ = ["Game", "ReplayError", "RuleError", "Session", "get_game", "game_names"]
+__all__ = ["Game", "ReplayError", "RuleError", "Session", "fold", "format_table", "game_names", "get_game",
+           "load_replay"]

@@ -225,6 +225,18 @@ class State:
     def can_choose_characters(self) -> bool:
         return not self.history and self.round == 1 and self.turn.player == 0 and self.turn.rolls == 0
 
+    @property
+    def expecting(self) -> tuple[str, ...]:
+        """The event types the rules accept now: what the device should prompt for."""
+        if self.is_over:
+            return ()
+        if self.turn.rolls == 0:
+            return ("choose_character", "roll") if self.can_choose_characters else ("roll",)
+        found = ["roll"] if self.can_roll else []
+        if self.rerolls_available():
+            found.append("reroll")
+        return tuple(found) + ("score",)
+
     def rerolls_available(self) -> tuple[str, ...]:
         """Names usable in a ``reroll`` event now (gift cards only if the player holds some)."""
         if not self.can_score:
@@ -326,7 +338,7 @@ def make_rules(options: Mapping[str, Any]) -> Rules:
 def apply(state: State, event: Mapping[str, Any]) -> State:
     """The state after ``event``; RuleError (and no change) when the rules forbid it."""
     kind = event.get("type")
-    handler = EVENTS.get(kind)
+    handler = EVENTS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(f"unknown event type {kind!r}; Jingle Bell Roll events: {', '.join(EVENTS)}")
     if state.is_over:
@@ -910,7 +922,8 @@ def to_json(state: State) -> dict[str, Any]:
         "turn": None if state.is_over else {
             "player": state.current_player, "roll": state.turn.rolls, "faces": list(state.turn.faces),
             "kept": list(state.turn.kept), "locked": list(state.locked_dice),
-            "ability_used": state.turn.ability_used},
+            "ability_used": state.turn.ability_used, "expecting": list(state.expecting),
+            "rerolls_available": list(state.rerolls_available())},
         "players": [{"name": p.name, "character": p.character, "points": p.points, "ornament": p.ornament,
                      "flipped": p.flipped, "gift_cards": p.hand,
                      "letters": [{"stamps": l.stamps, "effect": l.effect} for l in p.letters],

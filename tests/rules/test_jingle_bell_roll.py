@@ -540,3 +540,21 @@ def test_json_view_and_scoreboard():
     assert rows[0][:3] == ["Player", "Character", "Points"] and rows[1][2] == "13"
     assert Use(GIFT_CARDS["Nice List"], "LIST", "GIFT").to_json() == {
         "name": "Nice List", "kind": "gift card", "from": "LIST", "to": "GIFT"}
+
+
+def test_what_the_device_loop_reads_from_the_state():
+    s = new_session(characters={"Chris": "Frosty"})
+    state = s.state
+    assert state.expecting == ("choose_character", "roll") and state.can_roll and not state.can_score
+    assert (state.current_player, state.round, state.roll_number) == ("Chris", 1, 0)
+    s.play({"type": "roll", "faces": dice("MILK BELL LIST LIST GIFT GIFT COOKIE")})
+    state = s.state
+    assert state.expecting == ("roll", "reroll", "score") and state.can_score
+    assert state.rerolls_available() == ("Frosty", "Rockin' Around")
+    assert state.locked_dice == (1,) and state.best_scoring().points == 4 + 7 + 4
+    s.play({"type": "roll", "faces": dice("MILK BELL LIST LIST GIFT GIFT COOKIE")})
+    s.play({"type": "roll", "faces": dice("MILK BELL LIST LIST GIFT GIFT COOKIE")})
+    assert s.state.expecting == ("reroll", "score") and not s.state.can_roll
+    assert GAME.to_json(s.state)["turn"]["expecting"] == ["reroll", "score"]
+    with pytest.raises(RuleError, match="unknown event type"):
+        GAME.apply(s.state, {"type": ["roll"]})

@@ -78,7 +78,10 @@ def legal_event(draw, state):
         faces = list(turn.faces)
         for i in picked:
             faces[i] = draw(st.sampled_from(FACES))
-        return {"type": "roll", "faces": faces, "rerolled": sorted(picked)}
+        if draw(st.booleans()):
+            return {"type": "roll", "faces": faces, "rerolled": sorted(picked)}
+        # as the camera reports it: no indexes, the dice in any order
+        return {"type": "roll", "faces": draw(st.permutations(faces))}
     if kind == "reroll":
         source = draw(st.sampled_from(state.rerolls_available()))
         allowed = {"Frosty": ["MILK"], "Holly Daze": ["GIFT"], "Wreathmaster Winston": ["COOKIE"]}.get(source, FACES)
@@ -160,3 +163,14 @@ def test_an_illegal_event_never_changes_the_state(game, kind, fields):
         assert session.state is before and session.events == events
     else:
         assert len(session.events) == len(events) + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["players", "characters", "rounds", "stocking_points", "gift_points",
+                                        "letter_stacks", "letter_effects", "gift_deck", "starting_gift_cards",
+                                        "colour"]), json_values, max_size=5))
+def test_any_bad_setup_is_a_rule_error(options):
+    try:
+        GAME.setup(options)
+    except RuleError:
+        pass
