@@ -21,7 +21,8 @@ The rulebook has no card pictures, so users describe their cards in a small text
       .          2  .
 
 Grid tokens: ``.`` no location, ``?`` unmarked, a face name (any case) or a face number
-``1``..``6`` (position in the face set, so a layout survives renamed faces). In an exchange,
+``1``..``6``. Numbers and the default names (SNOWFLAKE, FACE-2 .. FACE-6) always mean the
+face in that position, so a layout survives renamed faces. In an exchange,
 ``deferred`` is a die from (or to) the headliner love interest.
 
 Pure functions, no I/O: the caller reads the file and passes its text.
@@ -119,12 +120,14 @@ def _components(cells: Iterable[Cell]) -> list[frozenset[Cell]]:
 # --------------------------------------------------------------------------- parsing
 
 def face_token(token: str, faces: tuple[str, ...]) -> str | None:
-    """The face a grid/exchange token names, or None if it names none."""
+    """The face a token names (any case), or None. Face numbers 1-6 and the default names
+    (SNOWFLAKE, FACE-2 ..) stand for the face in that position, so layouts survive renamed faces."""
     if token.isdigit() and 1 <= int(token) <= len(faces):
         return faces[int(token) - 1]
-    for face in faces:
-        if face.upper() == token.upper():
-            return face
+    for names in (faces, DEFAULT_FACES):
+        for position, face in enumerate(names):
+            if face.upper() == token.upper() and position < len(faces):
+                return faces[position]
     return None
 
 

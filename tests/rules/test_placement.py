@@ -52,6 +52,8 @@ def test_face_numbers_follow_renamed_faces():
     faces = ("FLAKE", "TREE", "MUG", "SLED", "GIFT", "STAR")
     card = pl.parse_layout("kind: romance\ndice:\n 1 2 ? star\n", "x", faces)
     assert [f for _, f in card.cells] == ["FLAKE", "TREE", None, "STAR"]
+    card = pl.parse_layout("kind: romance\ndice:\n SNOWFLAKE face-2 ? FACE-6\n", "x", faces)
+    assert [f for _, f in card.cells] == ["FLAKE", "TREE", None, "STAR"]
 
 
 @pytest.mark.parametrize("text, line, expected", [
