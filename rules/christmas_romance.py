@@ -49,6 +49,7 @@ from .core import Game, RuleError
 from .dice import FACE_SETS
 from .placement import Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement, face_token, parse_layout
 
+GAME_NAME = "christmas-romance"
 MODES = ("solo", "coop", "couples", "multiplayer")
 STAGES = 5
 FATE_DICE = 10
@@ -153,6 +154,22 @@ class State:
     def fate_dice(self) -> int:
         """How many dice fate rolls next (the ones not frozen as snowflakes)."""
         return self.fate_dice_total - self.snowflakes_frozen
+
+    @property
+    def fate_due(self) -> bool:
+        """True when fate's dice must be rolled now (``fate_dice`` of them)."""
+        return self.phase == "fate"
+
+    @property
+    def dice_due(self) -> int:
+        """How many dice the next die-result event must have (0: no dice are due now)."""
+        return dice_to_roll(self)
+
+    @property
+    def expecting(self) -> tuple[str, ...]:
+        """The event types the rules accept now (``title`` is accepted at any time)."""
+        return EXPECTING[self.phase] if self.phase != "play" or self.melts_allowed else \
+            tuple(e for e in EXPECTING["play"] if e != "melt")
 
 
 # --------------------------------------------------------------------------- setup
@@ -780,6 +797,12 @@ def _title(state: State, event) -> State:
                     "(a card in the movie deck)")
 
 
+EXPECTING = {
+    "declare": ("declare",), "roll": ("roll",), "penalty": ("penalty_roll",), "fate": ("fate_roll",),
+    "fate_choice": ("fate_choice",), "over": (),
+    "play": ("copy", "add_copied", "element", "melt", "place", "end_turn"),
+}
+
 HANDLERS = {
     "declare": _declare, "roll": _roll, "copy": _copy, "add_copied": _add_copied, "element": _element,
     "melt": _melt, "place": _place, "penalty_roll": _penalty_roll, "end_turn": _end_turn,
@@ -843,10 +866,12 @@ def to_json(state: State) -> dict[str, Any]:
             out["text"] = c.text
         return out
     return {
-        "mode": state.mode, "phase": state.phase, "player": state.current_player, "round": state.round,
-        "prompt": prompt(state), "dice_to_roll": dice_to_roll(state),
+        "game": GAME_NAME, "mode": state.mode, "phase": state.phase, "player": state.current_player,
+        "round": state.round, "prompt": prompt(state), "expecting": list(state.expecting),
+        "dice_to_roll": dice_to_roll(state), "fate_dice_total": state.fate_dice_total,
         "snowflakes_frozen": state.snowflakes_frozen, "fate_dice": state.fate_dice if state.fate_dice_total else 0,
-        "fate_roll": list(state.fate_roll), "melts": state.melts, "outcome": outcome(state),
+        "fate_roll": list(state.fate_roll), "penalty_roll": list(state.penalty_roll), "melts": state.melts,
+        "outcome": outcome(state),
         "pool": list(state.turn.pool) if state.turn else [],
         "romances": [card(c) for c in state.romances],
         "elements": [card(c) for c in state.elements],
@@ -903,7 +928,7 @@ def _sentence(text: str) -> str:
 
 
 GAME = Game(
-    name="christmas-romance",
+    name=GAME_NAME,
     title="Another Christmas Romance Movie",
     min_players=1,
     max_players=16,
@@ -914,4 +939,5 @@ GAME = Game(
     scoreboard=scoreboard,
     to_json=to_json,
     event_types=tuple(HANDLERS),
+    status=prompt,
 )

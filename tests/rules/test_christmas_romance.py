@@ -554,4 +554,6 @@ def test_state_for_the_device():
     turn(s, [F2, F3, F4], use="none")
     view = GAME.to_json(s.state)
     assert (view["phase"], view["dice_to_roll"], view["snowflakes_frozen"]) == ("fate", 10, 0)
+    assert s.state.fate_due and s.state.expecting == ("fate_roll",) and view["expecting"] == ["fate_roll"]
+    assert GAME.status(s.state) == "fate is due: roll 10 fate dice"
     assert GAME.scoreboard(s.state)[-1][-1] == "0/10 snowflakes"

@@ -102,7 +102,10 @@ def test_replay_equals_the_incremental_state_and_love_interests_stay_in_bounds(m
     session, states = random_game(mode, seed, steps)
     assert fold(GAME, session.setup_options, session.events) == session.state
     assert load_replay(session.to_jsonl(), {"christmas-romance": GAME}).state == session.state
-    for before, after in zip(states, states[1:]):
+    for before, event, after in zip(states, session.events, states[1:]):
+        assert event["type"] in before.expecting          # the device may prompt from `expecting`
+        if event["type"] in ("roll", "penalty_roll", "fate_roll"):
+            assert before.dice_due > 0
         for old, new in zip(before.sides, after.sides):
             assert len(new.copied) <= cr.STAR_HOLDS and 0 <= new.deferred <= cr.HEADLINER_HOLDS
             assert new.stage >= old.stage and len(new.movie) >= len(old.movie)
