@@ -258,7 +258,8 @@ class State:
             raise RuleError(f"{self.current_player} has not rolled yet")
         character = None if self.turn.ability_used else self.player.character
         return best_scoring(self.turn.faces, self.rules, character=character, cards=cards,
-                            letter_faces=self.player.letter_faces)
+                            letter_faces=self.player.letter_faces,
+                            letter_stamps=[s for s, left in self.letter_stacks if left > 0])
 
     def stack_left(self, stamps: int) -> int:
         return dict(self.letter_stacks).get(stamps, 0)
@@ -692,6 +693,7 @@ class Scoring:
     stamps: int
     instant_win: bool
     draws: int = 0
+    letter_stack: int | None = None     # the stack these stamps may take from, if any
 
     def to_json(self) -> dict[str, Any]:
         return {"points": self.points,
@@ -699,7 +701,7 @@ class Scoring:
                 "uses": [u.to_json() for u in self.uses],
                 "gift_cards_to_deal": self.gift_cards_to_deal,
                 "stamps": self.stamps,
-                "letter_stack": self.stamps if 2 <= self.stamps <= 5 else None,
+                "letter_stack": self.letter_stack,
                 "instant_win": self.instant_win,
                 "cards_to_draw": self.draws}
 
@@ -817,7 +819,8 @@ def score_roll(faces: Sequence[str], uses: Sequence[Use], rules: Rules = Rules()
                 raise RuleError(f"{ability.name} needs three GIFTS; there are {counts[GIFT]}")
             draws += 1
     return Scoring(points=sum(p for _, p in breakdown), breakdown=tuple(breakdown), uses=tuple(uses),
-                   gift_cards_to_deal=counts[GIFT], stamps=stamps, instant_win=instant_win, draws=draws)
+                   gift_cards_to_deal=counts[GIFT], stamps=stamps, instant_win=instant_win, draws=draws,
+                   letter_stack=stamps if stamps in dict(rules.letter_stacks) else None)
 
 
 def _variants(ability: Ability) -> list[Use]:
@@ -829,37 +832,56 @@ def _variants(ability: Ability) -> list[Use]:
 
 
 def best_scoring(faces: Sequence[str], rules: Rules = Rules(), *, character: str | None = None,
-                 cards: Sequence[str] = (), letter_faces: Sequence[str] = ()) -> Scoring:
-    """The highest-scoring legal use of the character ability and any of ``cards``.
+                 cards: Sequence[str] = (), letter_faces: Sequence[str] = (),
+                 letter_stamps: Sequence[int] | None = None) -> Scoring:
+    """The best legal use of the character ability and any of ``cards`` for these dice.
 
-    Ties go to the choice that plays fewer cards (keep them for later), then to fewer
-    uses of the ability. Raises LookupError for an unknown character or card name.
+    Best means: most points; then a stamp count that can take a letter (``letter_stamps``,
+    by default every stack of the rules); then the fewest cards spent, less any drawn
+    (Merry Mack is free, Treat Yo'Self only swaps a card); then the fewest uses.
+    Cards that only add points (Cheat Day, Lady Luck, ...) are added whenever they score,
+    so only the cards that change the dice are searched. LookupError for an unknown name.
     """
+    stamps_ok = set(s for s, _ in rules.letter_stacks) if letter_stamps is None else set(letter_stamps)
     options: list[list[tuple[Use, ...]]] = []
     if character:
         ability = lookup(character, CHARACTERS, "character")
         options.append([()] + [(u,) for u in _variants(ability)])
     by_name = Counter(lookup(card, GIFT_CARDS, "gift card").name for card in cards)
+    bonus_cards = [Use(GIFT_CARDS[name]) for name, copies in sorted(by_name.items())
+                   for _ in range(copies) if GIFT_CARDS[name].effect == "bonus"]
     for name, copies in sorted(by_name.items()):
+        if GIFT_CARDS[name].effect == "bonus":
+            continue
         variants = _variants(GIFT_CARDS[name])
         choices = []
         for k in range(0, copies + 1):
             choices.extend(itertools.combinations_with_replacement(variants, k))
         options.append(sorted(set(choices), key=len))
-    best: tuple[tuple[int, int, int], Scoring] | None = None
+    best: tuple[tuple[int, int, int, int], Scoring] | None = None
     for combo in itertools.product(*options):
         chosen = [u for group in combo for u in group]
         for order in _orders(chosen):
             try:
-                result = score_roll(faces, order, rules, letter_faces)
+                score_roll(faces, order, rules, letter_faces)
             except RuleError:
                 continue
-            cards_used = sum(u.ability.kind == "gift card" for u in order)
-            key = (result.points, -cards_used, -len(order))
+            bonuses = [b for b in bonus_cards if _scores(faces, order + [b], rules, letter_faces)]
+            result = score_roll(faces, order + bonuses, rules, letter_faces)
+            cards_used = sum(u.ability.kind == "gift card" for u in result.uses)
+            key = (result.points, int(result.stamps in stamps_ok), result.draws - cards_used, -len(result.uses))
             if best is None or key > best[0]:
                 best = (key, result)
     assert best is not None  # using nothing always scores
     return best[1]
+
+
+def _scores(faces: Sequence[str], uses: Sequence[Use], rules: Rules, letter_faces: Sequence[str]) -> bool:
+    try:
+        score_roll(faces, uses, rules, letter_faces)
+    except RuleError:
+        return False
+    return True
 
 
 def _orders(uses: list[Use]) -> list[list[Use]]:

@@ -558,3 +558,25 @@ def test_what_the_device_loop_reads_from_the_state():
     assert GAME.to_json(s.state)["turn"]["expecting"] == ["reroll", "score"]
     with pytest.raises(RuleError, match="unknown event type"):
         GAME.apply(s.state, {"type": ["roll"]})
+
+
+def test_best_scoring_prefers_a_letter_and_free_draws_when_points_tie():
+    # one BELL: Ring My Bell makes it two stamps, enough for a letter, at no cost in points
+    r = best_scoring(dice("BELL MILK COOKIE MILK COOKIE STOCKING LIST"), cards=["Ring My Bell"])
+    assert r.points == 9 and r.stamps == 2 and r.letter_stack == 2
+    # ...but not when the 2-stamp stack is empty
+    r = best_scoring(dice("BELL MILK COOKIE MILK COOKIE STOCKING LIST"), cards=["Ring My Bell"], letter_stamps=[3])
+    assert r.uses == () and r.stamps == 1 and r.letter_stack is None
+    # Merry Mack's draw is free: use it
+    r = best_scoring(dice("GIFT GIFT GIFT MILK MILK BELL BELL"), character="Merry Mack")
+    assert [u.ability.name for u in r.uses] == ["Merry Mack"] and r.draws == 1
+    # Treat Yo'Self only swaps a card for a card: keep it
+    assert best_scoring(dice("GIFT GIFT GIFT MILK MILK BELL BELL"), cards=["Treat Yo'Self"]).uses == ()
+
+
+def test_best_scoring_with_a_big_hand_is_quick():
+    import time
+    start = time.perf_counter()
+    r = best_scoring(dice("LIST LIST LIST GIFT BELL COOKIE STOCKING"), character="Tree Larson",
+                     cards=sorted(GIFT_CARDS))
+    assert r.points > 0 and time.perf_counter() - start < 10   # one of every card; generous bound
