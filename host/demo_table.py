@@ -69,7 +69,10 @@ class DemoTable:
         presenters = [self.eink, self.recorder]
         if not quiet:
             presenters.append(TerminalPresenter(screens=False, prefix="    "))
-        self.camera = camera or ScriptedCamera(self.clock)
+        self.vision_note = ""
+        if camera is None:
+            camera, self.vision_note = make_camera(self.clock, rng)
+        self.camera = camera
         self.loop = TableLoop(table, presenters=presenters, watcher=self.camera.watch,
                               open_camera=lambda: self.camera, clock=self.clock, confidence=0.9)
         self.stats = DemoStats()
@@ -110,53 +113,59 @@ class DemoTable:
         self.loop.step()
         self.eink.flush()  # the final scoreboard, before the shutdown screen
 
-    def throw(self, faces: list[str], kept: list[int]) -> list[str]:
-        """Physically roll every die not in ``kept``; returns the true faces afterwards."""
-        new = [face if i in kept else self.rng.choice(FACES) for i, face in enumerate(faces)]
-        hand = self.rng.random() < 0.25
-        self.stats.hands += hand
-        self.camera.show_throw(new, kept, hand=hand)
-        while self.camera.busy:
+    def throw(self, thrown: list[str], keep_after: list[int], hover: bool) -> None:
+        """Roll the dice in hand (``thrown``); the camera films it; step the loop until it has read it."""
+        self.stats.hands += hover
+        reads_before = self.camera.reads()
+        self.camera.show_throw(thrown, keep_after, hover=hover)
+        for _ in range(2000):  # a throw is ~3 s of frames; the cap only guards against a stuck reader
+            if self.camera.reads() > reads_before and not self.camera.moving():
+                break
             self.loop.step()
             self.stats.frames += 1
-        self.clock.advance(3.0)  # the players look at the roll
+        else:
+            raise RuntimeError("the synthetic camera never settled")
+        self.camera.freeze()
+        self.clock.advance(2.0)  # the players look at the roll
         self.loop.step()
         self.stats.rolls += 1
-        return new
 
     def settle_read(self, truth: list[str]) -> None:
-        """Answer the device's 'Check die N' questions truthfully; record misreads."""
-        state_before = self.state.roll_number
+        """Answer the device's 'Check die N' questions with the truth; record misreads."""
         while self.loop.pending is not None:
             pending = self.loop.pending
             die = pending.flagged[0]
             read = pending.faces[die]
-            real = self._true_face_for(pending.faces, truth, die)
+            real = self._true_face(pending.faces, truth, die)
             self.stats.flagged += 1
             if read != real:
-                self.stats.misreads.append(Misread(self.state.current_player, state_before + 1, die + 1, real, read,
-                                                   pending.confidences[die], "flagged, corrected with the knob"))
+                self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number + 1, die + 1,
+                                                   real, read, pending.confidences[die],
+                                                   "flagged, corrected with the knob"))
             self.choose(real)
-        del state_before
 
     @staticmethod
-    def _true_face_for(read: list[str], truth: list[str], die: int) -> str:
-        """The truth for die ``die`` of a read: the read is a permutation of the truth when right."""
-        return truth[die] if len(truth) == len(read) else read[die]
+    def _true_face(read: list[str], truth: list[str], die: int) -> str:
+        """The true face of flagged die ``die``: what the truth has that the other read dice do not."""
+        others = Counter(read[:die] + read[die + 1:])
+        missing = Counter(truth) - others
+        if read[die] in missing or not missing:
+            return read[die]
+        return next(iter(missing.elements()))
 
     def check_accepted(self, truth: list[str]) -> None:
-        """After a roll was accepted: compare with the truth, fix confident misreads via the menu."""
+        """After a roll was accepted: compare with the truth, fix confident misreads from the menu."""
         faces = list(self.state.faces)
         self.stats.dice_read += len(faces)
         wrong = Counter(faces) - Counter(truth)
         missing = Counter(truth) - Counter(faces)
         for bad_face in list(wrong.elements()):
-            good_face = next(iter((missing).elements()), None)
+            good_face = next(iter(missing.elements()), None)
             if good_face is None:
                 break
             index = faces.index(bad_face)
             self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number, index + 1,
-                                               good_face, bad_face, 1.0, "confident misread, corrected from the menu"))
+                                               good_face, bad_face, 1.0, "read with confidence, corrected from the menu"))
             self.loop.post(f"face:{index + 1}:{good_face}")
             self.loop.step()
             missing[good_face] -= 1
@@ -164,18 +173,29 @@ class DemoTable:
 
     def play_turn(self) -> None:
         player = self.state.current_player
-        truth: list[str] = []
-        kept: list[int] = []
-        for _ in range(3):
+        self.camera.new_turn()
+        kept: list[str] = []  # true faces of the dice in the keep area
+        for roll_number in (1, 2, 3):
             if self.state.is_over:
                 return
+            thrown = [self.rng.choice(FACES) for _ in range(7 - len(kept))]
+            truth = kept + thrown
+            plan = keep_plan(truth, roll_number)
+            if plan is not None:
+                plan = sorted(set(plan) | set(range(len(kept))))  # dice set aside stay there
+            keep_after = [i - len(kept) for i in (plan or []) if i >= len(kept)]
+            hover = plan is not None and self.rng.random() < 0.3
             rolls_before = self.state.roll_number
-            truth = self.throw(truth or ["BELL"] * 7, kept if truth else [])
+            self.throw(thrown, keep_after, hover)
             self.settle_read(truth)
+            if self.state.roll_number == rolls_before and self.loop.same_read is not None:
+                self.press("next")  # the same faces as before: tell the box it was a roll
             if self.state.roll_number == rolls_before:
-                # Not taken (same faces as before, or refused): say it was a roll with Next.
-                if self.loop.same_read is not None:
-                    self.press("next")
+                found = len(self.camera.last_read_faces())
+                if found != len(truth):
+                    self.stats.misreads.append(Misread(player, roll_number, 0, f"{len(truth)} dice", f"{found} dice",
+                                                       0.0, "dice missed by the reader, roll typed in"))
+                    self.press("roll:" + ",".join(truth))
                 else:
                     self.stats.refused += 1
             if self.state.roll_number == rolls_before:
@@ -185,11 +205,9 @@ class DemoTable:
                 self.turns_done += 1
                 self.progress(f"{player} rolled SEVEN BELLS and wins at once")
                 return
-            truth = list(self.state.faces)  # the dice as the rules now number them
-            plan = keep_plan(truth, self.state.roll_number)
             if plan is None:
                 break
-            kept = plan
+            kept = [truth[i] for i in plan]
         self.score_turn()
         record = self.state.history[-1]
         self.turns_done += 1
@@ -229,6 +247,8 @@ class DemoTable:
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
         lines.append(f"session {self.table.id} stored in {self.table.store.path}")
+        if self.vision_note:
+            lines.append(self.vision_note)
         lines.append(f"wall time {elapsed:.1f} s")
         return "\n".join(lines)
 
@@ -238,26 +258,58 @@ def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
     return plan(faces, roll_number)
 
 
-class ScriptedCamera:
-    """Stand-in camera for when the vision pipeline is not there: the read is the truth.
+def make_camera(clock: SimClock, rng: random.Random):
+    """The synthetic camera with the real reader, or (if vision cannot read these dice here)
+    the scripted stand-in, with a note saying so."""
+    from host.loop import FrameWatcher
+    from host.paths import data_dir
+    try:
+        from vision.dicesets import load_reader
+        reader = load_reader("jingle-bell-roll", data_dir())
+    except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
+        return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
+                                       "the rolls were handed to the loop as read, not filmed")
+    watcher = FrameWatcher(reader)
+    return SyntheticTable(clock, watcher, seed=rng.randrange(1 << 20)), ""
 
-    ``show_throw`` queues a few "moving" frames then one settled read, so the loop's
-    motion and settle handling runs as with a real camera.
+
+class ScriptedCamera:
+    """Stand-in camera for when no dice reader is available: the read is the truth.
+
+    Same interface as :class:`SyntheticTable`; the watcher hands over the thrown faces
+    after a few "moving" frames, so the loop's motion and settle handling still runs.
     """
 
     def __init__(self, clock: SimClock):
         self.clock = clock
         self.frames: list[tuple[str, object]] = []
+        self.kept: list[str] = []
+        self.count = 0
+        self.last: list[str] = []
 
-    @property
-    def busy(self) -> bool:
-        return bool(self.frames)
+    def new_turn(self) -> None:
+        self.kept = []
 
-    def show_throw(self, faces: list[str], kept: list[int], hand: bool = False) -> None:
+    def show_throw(self, thrown: list[str], keep_after: list[int], hover: bool = False) -> None:
         from vision.roll import Die, Roll
+        faces = self.kept + list(thrown)
         dice = tuple(Die(face, 0.99, 40.0 * i, 40.0, 30.0, 30.0) for i, face in enumerate(faces))
         roll = Roll(dice=dice, dice_set="jingle-bell-roll", frame_size=(640, 480), notes=("scripted",))
-        self.frames = [(SETTLING, None)] * 3 + [(SETTLED, roll), (STILL, None)]
+        self.frames = [(SETTLING, None)] * 3 + [(SETTLED, roll)]
+        self.kept = self.kept + [thrown[i] for i in keep_after]
+        self.last = faces
+
+    def reads(self) -> int:
+        return self.count
+
+    def moving(self) -> bool:
+        return bool(self.frames)
+
+    def freeze(self) -> None:
+        pass
+
+    def last_read_faces(self) -> list[str]:
+        return self.last
 
     def read(self):
         self.clock.advance(0.1)
@@ -266,9 +318,71 @@ class ScriptedCamera:
     def watch(self, frame):
         if self.frames:
             self.frames.pop(0)
+        if frame[0] == SETTLED:
+            self.count += 1
         return frame
 
     def close(self) -> None:
         pass
 
 
+class SyntheticTable:
+    """The demo's camera: vision's SyntheticCamera filming each turn, the real watcher reading it.
+
+    One SyntheticCamera per turn (the tray is cleared when the dice pass to the next
+    player). Between throws the picture is held still (``freeze``), as a real camera keeps
+    seeing the dice lying there while the players press buttons.
+    """
+
+    def __init__(self, clock: SimClock, watcher, *, seed: int, fps: float = 15.0, size=(640, 480)):
+        self.clock, self.watcher, self.seed, self.fps, self.size = clock, watcher, seed, fps, size
+        self.camera = None
+        self.turn = 0
+        self.live = False
+        self.image = None
+
+    def watch(self, frame):
+        return self.watcher(frame)
+
+    def new_turn(self) -> None:
+        from vision.sources import SyntheticCamera
+        self.turn += 1
+        self.camera = SyntheticCamera(self.seed * 1000 + self.turn, script=[], dice_set="jingle-bell-roll",
+                                      size=self.size, fps=self.fps, hold=1.5, lead_in=0.4)
+        self.live = True  # the empty tray first
+
+    def show_throw(self, thrown: list[str], keep_after: list[int], hover: bool = False) -> None:
+        from vision.sources import ScriptedRoll
+        self.camera.script.append(ScriptedRoll(tuple(thrown), keep=tuple(keep_after), hover=hover))
+        self.live = True
+
+    def reads(self) -> int:
+        return self.watcher.dice_reads
+
+    def moving(self) -> bool:
+        truth = self.camera.truth if self.camera is not None else None
+        return truth is None or truth.phase != "still"
+
+    def freeze(self) -> None:
+        self.live = False
+
+    def last_read_faces(self) -> list[str]:
+        roll = self.watcher.last_roll
+        return [] if roll is None else roll.faces
+
+    def truth_faces(self) -> list[str]:
+        return [] if self.camera is None or self.camera.truth is None else self.camera.truth.faces
+
+    def read(self):
+        self.clock.advance(1.0 / self.fps)
+        if self.live and self.camera is not None:
+            try:
+                self.image = self.camera.read().image
+            except StopIteration:
+                self.live = False
+        if self.image is None:
+            raise RuntimeError("no picture yet")
+        return self.image, self.clock.now
+
+    def close(self) -> None:
+        pass

@@ -127,6 +127,44 @@ def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequen
     return [after[j] for j in slots], [confidences[j] for j in slots]
 
 
+# -- frames to reads ----------------------------------------------------------------------------
+
+class FrameWatcher:
+    """The settle gate and the dice reader together: ``watch(frame) -> (motion, roll)``.
+
+    ``frame`` is a ``vision.sources.Frame`` (image, timestamp) or a bare image (then
+    ``fps`` apart). ``motion`` is ``"moving"`` while dice tumble or a hand is in the tray,
+    ``"still"`` otherwise; ``roll`` is the reader's ``Roll`` once a new scene has settled.
+    """
+
+    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0):
+        from vision.settle import SettleGate
+        self.reader, self.gate, self.fps = reader, gate or SettleGate(), fps
+        self.frames = 0
+        self.reads = 0          # settled scenes read
+        self.dice_reads = 0     # ... that showed at least one die
+        self.last_settle = None
+        self.last_roll = None
+
+    def __call__(self, frame) -> tuple[str, Any]:
+        from vision.settle import HAND, MOVING
+        if isinstance(frame, tuple):
+            image, timestamp = frame[0], float(frame[1])
+        else:
+            image, timestamp = frame, self.frames / self.fps
+        self.frames += 1
+        settle = self.gate.update(image, timestamp)
+        motion = SETTLING if self.gate.state in (MOVING, HAND) else STILL
+        if settle is None:
+            return motion, None
+        self.last_settle = settle
+        self.reads += 1
+        roll = self.reader(settle.image)
+        self.last_roll = roll
+        self.dice_reads += bool(roll.dice)
+        return SETTLED, roll
+
+
 # -- the loop -----------------------------------------------------------------------------------
 
 class TableLoop:
@@ -155,6 +193,7 @@ class TableLoop:
         self.stop_requested = threading.Event()
         self.camera = None
         self.camera_fault: str | None = None
+        self.source_ended = False
         self.retry_delay = retry_first
         self.next_retry = -1.0
         self.menu: Menu | None = None
@@ -278,6 +317,9 @@ class TableLoop:
     def _handle(self, command: str) -> None:
         if command.startswith("face:"):
             self._direct_face(command)
+            return
+        if command.startswith("roll:"):
+            self._typed_roll(command)
             return
         if command in ("left", "right"):
             step = 1 if command == "right" else -1
@@ -449,6 +491,8 @@ class TableLoop:
             return  # dice moved while a menu is open: ignore; the menu says what to do
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
+        if not faces:
+            return  # an empty tray: the dice were picked up or passed on
         if len(faces) != DICE:
             self._error(f"I see {len(faces)} dice", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
                         "Move them into the tray; the roll is read when they are still.")
@@ -515,6 +559,17 @@ class TableLoop:
             self._fix_accepted_die(index, face)
         else:
             raise RuleError(f"there is no die {number} to correct now")
+
+    def _typed_roll(self, command: str) -> None:
+        """``roll:F1,F2,...`` from a panel or keyboard: the whole roll typed in, read with full confidence."""
+        from vision.roll import Die, Roll
+        faces = [f.strip().upper() for f in command[len("roll:"):].split(",") if f.strip()]
+        unknown = [f for f in faces if f not in self._face_names()]
+        if unknown:
+            raise RuleError(f"{unknown[0]!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
+        self.table.note({"type": "typed-roll", "faces": faces, "player": self.state.current_player})
+        self.on_read(Roll(dice=tuple(Die(f, 1.0, 0.0, 0.0, 0.0, 0.0) for f in faces), dice_set=self.game.dice or "",
+                          notes=("typed",)))
 
     def _fix_accepted_die(self, index: int, face: str) -> None:
         """Correct a die after the roll was accepted: undo the roll, note it, play it corrected."""
@@ -596,7 +651,7 @@ class TableLoop:
         self.retry_delay = min(self.retry_delay * 2, self.retry_max)
 
     def _next_frame(self):
-        if self.open_camera is None:
+        if self.open_camera is None or self.source_ended:
             return None
         if self.camera is None:
             if self.clock() < self.next_retry:
@@ -608,6 +663,10 @@ class TableLoop:
                 return None
         try:
             frame = self.camera.read()
+        except StopIteration:
+            # a video file or a folder of frames has no more pictures
+            self.source_ended = True
+            return None
         except Exception as exc:  # noqa: BLE001
             self._camera_lost(f"camera lost: {exc}")
             return None
@@ -640,9 +699,9 @@ class TableLoop:
 
     def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,
             until: Callable[[], bool] | None = None) -> None:
-        """Loop until stopped (SIGTERM), or ``until()`` is true."""
+        """Loop until stopped (SIGTERM), the frame source ends (a file), or ``until()`` is true."""
         self.start()
-        while not self.stop_requested.is_set() and not (until and until()):
+        while not self.stop_requested.is_set() and not self.source_ended and not (until and until()):
             self.step()
             if frame_interval:
                 sleep(frame_interval)

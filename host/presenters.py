@@ -30,8 +30,9 @@ right    knob one detent clockwise: next menu item
 push     knob pressed: open the menu / choose the highlighted item
 ======== ===========================================================================
 
-An input may also post ``"face:N:NAME"`` (die N, 1-based, is NAME) to correct a die
-directly, e.g. from a panel with its own face picker.
+An input may also post ``"face:N:NAME"`` (die N, 1-based, is NAME) to confirm or correct
+a die directly, e.g. from a panel with its own face picker, and ``"roll:F1,F2,..."`` to
+type in a whole roll the camera cannot see (both are noted in the session's journal).
 
 The serial panel (host/panel.py) is both: a presenter that forwards screens and status
 to the Pico, and an input that posts the panel's button presses.
