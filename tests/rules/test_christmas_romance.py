@@ -557,3 +557,45 @@ def test_state_for_the_device():
     assert s.state.fate_due and s.state.expecting == ("fate_roll",) and view["expecting"] == ["fate_roll"]
     assert GAME.status(s.state) == "fate is due: roll 10 fate dice"
     assert GAME.scoreboard(s.state)[-1][-1] == "0/10 snowflakes"
+
+
+# --- a whole game, through events only ---------------------------------------------------
+
+def greedy_turn(s: Session, faces) -> None:
+    """Roll ``faces``; fill the stage card first, then the Christmas romance card."""
+    state = s.state
+    side = state.sides[cr.side_of(state, state.current_player)]
+    play(s, {"type": "declare"}, {"type": "roll", "faces": list(faces)})
+    pool = list(faces)
+    need = side.stage_card.needs - len(side.stage_card.placed)
+    if need:
+        s.play({"type": "place", "card": "stage", "faces": pool[:need]})
+        pool = pool[need:]
+    romance = s.state.romances[0]
+    if pool and side.romance is None and romance is not None:
+        count = min(len(pool), romance.needs - len(romance.placed))
+        s.play({"type": "place", "card": "romance", "faces": pool[:count], "reward": 1})
+    s.play({"type": "end_turn"})
+
+
+def test_a_two_player_game_to_the_end_replays_and_tells_the_winners_movie():
+    stages = [{"title": f"reach stage {n}"} for n in range(1, 6)]
+    s = new(players=["Ann", "Ben"], stage_cards=stages,
+            love_interests={"Ann": ["Miss Broke", "Mr. Handsome Widower"], "Ben": ["Holly", "Nick"]})
+    rolls = [[F2, F3, F4], [F5, F6, F2], [F3, F3, F4]]
+    turns = 0
+    while not GAME.is_over(s.state):
+        greedy_turn(s, rolls[turns % len(rolls)])
+        turns += 1
+        assert turns < 200
+    result = cr.outcome(s.state)
+    assert result["result"] == "won"
+    winner, loser = sorted(s.state.sides, key=lambda side: side.name != result["side"])
+    assert winner.stage == 6 and loser.stage < 6
+    assert [c.stage for c in winner.movie if c.kind == "stage"] == [1, 2, 3, 4, 5]
+    assert [c.kind for c in winner.movie] == ["stage", "romance"] * 5
+    assert load_replay(s.to_jsonl(), {"christmas-romance": GAME}).state == s.state
+    told = cr.story(s.state)
+    couple = f"{winner.star} and {winner.headliner}"
+    assert told.startswith(f"{couple} reach stage 1 while Christmas romance card ")
+    assert [told.count(f"{couple} reach stage {n} while") for n in range(1, 6)] == [1] * 5
