@@ -565,6 +565,7 @@ def _letter(state: State, raw: Any, stamps: int) -> Letter | None:
         raise RuleError(f"a Letter to Santa needs exactly {', '.join(map(str, stacks))} stamps; "
                         f"this score has {stamps}")
     stack = raw.get("stack", stamps)
+    stack = int(stack) if isinstance(stack, str) and stack.strip().isdigit() else stack
     if stack != stamps:
         raise RuleError(f"with {stamps} stamps only the {stamps}-stamp stack can be taken, not {stack!r}")
     if stacks[stamps] <= 0:

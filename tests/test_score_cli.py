@@ -109,3 +109,12 @@ def test_bad_flag_values_are_usage_errors_listing_the_valid_names(capsys, args, 
 def test_unknown_game_is_a_usage_error(capsys):
     assert cli.main(["score", "monopoly", "--dice", TURN_EXAMPLE]) == 2
     assert "games with a dice score: jingle-bell-roll" in capsys.readouterr().err
+
+
+def test_game_options_from_a_parsed_config_feed_the_setup():
+    from host.commands.score import game_options
+    from rules import Session, get_game
+    options = game_options({"jingle-bell-roll": {"rounds": 6, "gift_points": [3]}, "device": {}})
+    session = Session(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"], **options})
+    assert session.state.rules.rounds == 6 and session.state.rules.gift_points == (3,)
+    assert game_options({}) == {}

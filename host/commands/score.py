@@ -102,14 +102,12 @@ def _lookup_or_usage(name: str, table: dict, flag: str, what: str) -> str:
         raise UsageError(f"{flag}: unknown {what} {name!r}; valid: {', '.join(table)}") from None
 
 
-def game_options(path: Path | str | None, table: str = jbr.NAME) -> dict[str, Any]:
-    """The ``[jingle-bell-roll]`` table of a config file, each key checked by the rules.
+def game_options(doc: dict[str, Any], path: Path | str = "<config>", table: str = jbr.NAME) -> dict[str, Any]:
+    """The ``[jingle-bell-roll]`` table of a parsed config file, each key checked by the rules,
+    ready to merge into the game's setup options (the device loop uses this too).
 
-    ConfigError names the file, the line and what was expected. No file = no overrides.
+    ConfigError names the file, the line and what was expected.
     """
-    if path is None:
-        return {}
-    doc = load_toml(path)
     options = doc.get(table, {})
     if not isinstance(options, dict):
         raise ConfigError(path, f"{table}: expected a table [{table}]", line_of_key(path, table))
@@ -121,11 +119,14 @@ def game_options(path: Path | str | None, table: str = jbr.NAME) -> dict[str, An
             jbr.make_rules({key: value})
         except RuleError as exc:
             raise ConfigError(path, f"[{table}] {exc}", line_of_key(path, key, table)) from None
-    return options
+    return dict(options)
 
 
 def game_rules(path: Path | str | None) -> jbr.Rules:
-    return jbr.make_rules(game_options(path))
+    """The Rules with the config file's overrides (none when ``path`` is None)."""
+    if path is None:
+        return jbr.Rules()
+    return jbr.make_rules(game_options(load_toml(path), path))
 
 
 # --- the answer, for people -----------------------------------------------------------
