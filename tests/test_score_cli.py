@@ -118,3 +118,8 @@ def test_game_options_from_a_parsed_config_feed_the_setup():
     session = Session(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"], **options})
     assert session.state.rules.rounds == 6 and session.state.rules.gift_points == (3,)
     assert game_options({}) == {}
+
+
+def test_reroll_cards_are_explained_not_silently_ignored(capsys):
+    code, out, _ = score(capsys, "--dice", TURN_EXAMPLE, "--character", "Frosty", "--cards", "Rockin' Around")
+    assert code == 0 and "Frosty re-rolls a die while rolling" in out and "Rockin' Around re-rolls" in out

@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(describe(faces, result, stacks=[s for s, _ in rules.letter_stacks]))
+        for name in [character, *dict.fromkeys(cards)]:
+            ability = {**CHARACTERS, **GIFT_CARDS}.get(name or "")
+            if ability and ability.effect == "reroll":
+                print(f"({ability.name} re-rolls a die while rolling; it does not change a final roll's score.)")
     return 0
 
 
