@@ -626,7 +626,7 @@ def _place(state: State, event) -> State:
         state = _with_side(state, index, stage_card=card)
         return replace(state, turn=replace(turn, pool=pool))
     slots = {"romance": 0, "romance-1": 0, "romance-2": 1}
-    if target not in slots or slots[target] >= len(state.romances):
+    if not isinstance(target, str) or target not in slots or slots[target] >= len(state.romances):
         raise RuleError("\"card\": expected \"stage\" or \"romance\"" +
                         (" or \"romance-2\"" if len(state.romances) > 1 else ""))
     slot = slots[target]
@@ -812,7 +812,8 @@ HANDLERS = {
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     """The state after ``event``; RuleError (state untouched) when the rules forbid it."""
-    handler = HANDLERS.get(event.get("type"))
+    kind = event.get("type")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(f"unknown event {event.get('type')!r}; expected one of {', '.join(HANDLERS)}")
     if event["type"] in ("fate_roll", "fate_choice", "melt") and not state.fate_dice_total:

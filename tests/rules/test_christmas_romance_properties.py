@@ -140,3 +140,25 @@ def test_solo_fate_loss_probability_matches_the_closed_form():
         estimate = solo_loss_rate(turns, games, seed=6)
         standard_error = (exact * (1 - exact) / games) ** 0.5
         assert abs(estimate - exact) < 3.5 * standard_error, (turns, estimate, exact)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(
+    ["SNOWFLAKE", "FACE-2", "star", "headliner", "none", "stage", "romance", "copy", "defer", "Ann", "Al", ""]),
+    lambda inner: st.lists(inner, max_size=4), max_leaves=6)
+KEYS = ["use", "defer", "release", "faces", "seed", "player", "face", "slot", "give", "give_deferred", "get",
+        "get_deferred", "card", "cells", "reward", "take", "side", "title", "text"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(mode=st.sampled_from(list(PLAYERS)), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 60),
+       kind=st.sampled_from(list(cr.HANDLERS) + ["nonsense"]), fields=st.dictionaries(st.sampled_from(KEYS), JSON))
+def test_any_malformed_event_is_a_rule_error_and_changes_nothing(mode, seed, steps, kind, fields):
+    session, _ = random_game(mode, seed, steps)
+    before = session.state
+    try:
+        after = GAME.apply(before, {"type": kind, **fields})
+    except RuleError as exc:
+        assert str(exc)
+    else:
+        assert isinstance(after, cr.State)
+    assert session.state is before
