@@ -40,6 +40,14 @@ player whose turn it is, or the chooser for choose_character):
 
 Nothing is random here: the cards are tracked as counts (the device cannot see which
 card a player holds), and the tie-break round is played with real dice.
+
+What the device loop reads from a :class:`State` (all read-only): ``current_player``,
+``round`` / ``day``, ``phase`` ("play", "tie-break", "over"), ``roll_number`` (0..3),
+``faces``, ``kept_dice``, ``locked_dice`` (the BELLS), ``can_roll``, ``can_score``,
+``expecting`` (the event types accepted now), ``rerolls_available()``,
+``best_scoring(cards)`` ("what is this roll worth", with the best ability/card use; its
+``uses`` can go straight into a score event), ``is_over``, ``winners``, ``instant_win``,
+``players`` (points, ornament, gift cards, letters) and ``history`` (one record per turn).
 """
 from __future__ import annotations
 
