@@ -334,7 +334,7 @@ class SyntheticTable:
     seeing the dice lying there while the players press buttons.
     """
 
-    def __init__(self, clock: SimClock, watcher, *, seed: int, fps: float = 15.0, size=(640, 480)):
+    def __init__(self, clock: SimClock, watcher, *, seed: int, fps: float = 10.0, size=(640, 480)):
         self.clock, self.watcher, self.seed, self.fps, self.size = clock, watcher, seed, fps, size
         self.camera = None
         self.turn = 0
@@ -347,7 +347,9 @@ class SyntheticTable:
     def new_turn(self) -> None:
         from vision.sources import SyntheticCamera
         self.turn += 1
-        self.camera = SyntheticCamera(self.seed * 1000 + self.turn, script=[], dice_set="jingle-bell-roll",
+        # The same seed every turn: the same table and mat under the camera (the settle gate
+        # compares with the last scene it saw); the throws differ with the scripted dice.
+        self.camera = SyntheticCamera(self.seed, script=[], dice_set="jingle-bell-roll",
                                       size=self.size, fps=self.fps, hold=1.5, lead_in=0.4)
         self.live = True  # the empty tray first
 
