@@ -384,14 +384,16 @@ class Table:
     # ---------------------------------------------------------------- geometry helpers
 
     def random_positions(self, count: int, rng: np.random.Generator, touching: float = 0.25,
-                         region: tuple[float, float, float, float] | None = None) -> list[tuple[float, float, float]]:
+                         region: tuple[float, float, float, float] | None = None,
+                         occupied: list[tuple[float, float]] = ()) -> list[tuple[float, float, float]]:
         """``count`` resting places (table x mm, y mm, yaw degrees) that do not overlap, inside
-        ``region`` (table mm x0, y0, x1, y1; default: what the camera sees, less a margin).
-        About ``touching`` of the dice are put right against a neighbour."""
+        ``region`` (table mm x0, y0, x1, y1; default: what the camera sees, less a margin) and
+        away from ``occupied`` places. About ``touching`` of the dice go against a neighbour."""
         if region is None:
             region = self.visible_region()
         x0, y0, x1, y1 = region
         places: list[tuple[float, float, float]] = []
+        taken = [(float(x), float(y)) for x, y, *_ in occupied]
         clearance = DIE_MM * 1.5
         for _ in range(count):
             for attempt in range(400):
@@ -407,6 +409,8 @@ class Table:
                 if not (x0 <= x <= x1 and y0 <= y <= y1):
                     continue
                 near = [math.hypot(x - px, y - py) for px, py, _ in places]
+                if any(math.hypot(x - px, y - py) < clearance for px, py in taken):
+                    continue
                 if all(d >= need for d in near) and all(d >= DIE_MM * 0.99 for d in near):
                     places.append((x, y, yaw % 360))
                     break
@@ -431,6 +435,21 @@ class Table:
         u0, v0, u1, v1 = self.mat.rolling if area == "rolling" else self.mat.keep
         m = DIE_MM * 0.75
         return u0 - self.mat.width / 2 + m, self.mat.height / 2 - v1 + m, u1 - self.mat.width / 2 - m, self.mat.height / 2 - v0 - m
+
+    def rolling_region(self) -> tuple[float, float, float, float]:
+        """Where thrown dice land (table mm): the mat's rolling area, or the left three quarters
+        of what a plain tray shows."""
+        if self.mat is not None:
+            return self.mat_region("rolling")
+        x0, y0, x1, y1 = self.visible_region()
+        return x0, y0, x0 + (x1 - x0) * 0.74, y1
+
+    def keep_region(self) -> tuple[float, float, float, float]:
+        """Where kept dice are set aside (table mm): the mat's keep area, or the right strip."""
+        if self.mat is not None:
+            return self.mat_region("keep")
+        x0, y0, x1, y1 = self.visible_region()
+        return x0 + (x1 - x0) * 0.80, y0, x1, y1
 
     def area_of_table_point(self, x: float, y: float) -> str | None:
         if self.mat is None:

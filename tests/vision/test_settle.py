@@ -1,0 +1,105 @@
+"""The settle gate on synthetic frame sequences: one read per settle, never a hand.
+
+The reads here use the renderer's ground truth as the "reader", so these tests check the
+gate, not the pip reader."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.roll import Roll
+from vision.settle import HAND, SettleGate, reads_from_stream
+from vision.sources import ScriptedRoll, SyntheticCamera
+
+
+def _truth_reads(camera, **gate_options):
+    def read(image):
+        return Roll(dice=camera.truth.dice)
+    out = []
+    for settle, roll in reads_from_stream(camera, read, gate=SettleGate(**gate_options)):
+        assert camera.truth.phase == "still" and not camera.truth.hand
+        out.append((settle, sorted(roll.faces)))
+    return out
+
+
+@pytest.mark.parametrize("seed, background", [(1, "mat"), (2, "tray")])
+def test_one_read_per_settle_with_the_right_faces(seed, background):
+    script = [ScriptedRoll(("1", "2", "3", "4"), keep=(0, 2), hover=True),
+              ScriptedRoll(("6", "6", "5"), nudge=True),
+              ScriptedRoll(("2", "5"), new_turn=True)]
+    camera = SyntheticCamera(seed, script=script, background=background, size=(480, 360), hold=1.0)
+    reads = _truth_reads(camera)
+    assert [faces for _, faces in reads] == [
+        ["1", "2", "3", "4"],            # the first throw
+        ["1", "3", "5", "6", "6"],       # kept 1 and 3 stay in the keep area; the hover is not a read
+        ["1", "3", "5", "6", "6"],       # the nudged die: same faces, new place, read again
+        ["2", "5"],                      # a new turn: the kept dice were picked up
+    ]
+    # Each read comes within a second of the dice stopping (window 0.3 s).
+    times = [s.timestamp for s, _ in reads]
+    assert all(b > a for a, b in zip(times, times[1:]))
+
+
+def _still_scene_with_hand(seed: int, hand_frames: int, reach: float = 0.8):
+    """Dice lying still; then a hand reaches in and stays still; then it leaves."""
+    table = synth.Table((480, 360), seed, background="tray")
+    rng = np.random.default_rng(seed)
+    places = table.random_positions(3, rng, touching=0.0, region=table.rolling_region())
+    poses = [synth.DiePose(face=f, x=x, y=y, yaw=yaw, style=synth.random_style(rng))
+             for f, (x, y, yaw) in zip(("3", "5", "6"), places)]
+    hand = synth.random_hand(table.size, rng, reach=reach, die_px=table.die_px)
+    timeline = [[]] * 20 + [[synth.hand_at(hand, (i + 1) / 8)] for i in range(8)] + [[hand]] * hand_frames
+    timeline += [[synth.hand_at(hand, 1 - (i + 1) / 8)] for i in range(8)] + [[]] * 20
+    for i, hands in enumerate(timeline):
+        image, _ = table.draw(poses, "d6-pips", np.random.default_rng([seed, i]), hands=hands)
+        yield image, i / 30, bool(hands)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_hand_held_still_is_never_read_and_the_same_dice_not_twice(seed):
+    gate = SettleGate()
+    reports, hand_seen = [], False
+    for image, t, hand in _still_scene_with_hand(seed, hand_frames=45):
+        settle = gate.update(image, t)
+        if hand and gate.state == HAND:
+            hand_seen = True
+        if settle is not None:
+            reports.append((t, hand))
+    assert hand_seen
+    assert len(reports) == 1 and reports[0][1] is False  # only the dice before the hand came
+
+
+def test_calibrated_background_spots_a_hand_in_the_very_first_frames():
+    table = synth.Table((480, 360), 9, background="tray")
+    rng = np.random.default_rng(9)
+    empty, _ = table.draw([], "d6-pips", rng)
+    hand = synth.random_hand(table.size, rng, reach=0.9, die_px=table.die_px)
+    gate = SettleGate(background=empty)
+    for i in range(30):
+        image, _ = table.draw([], "d6-pips", np.random.default_rng([9, i]), hands=[hand])
+        assert gate.update(image, i / 30) is None
+    assert gate.state == HAND
+
+
+def test_noise_alone_is_still_and_one_scene_is_read_once():
+    table = synth.Table((320, 240), 11, background="tray")
+    rng = np.random.default_rng(11)
+    places = table.random_positions(2, rng, touching=0.0)
+    poses = [synth.DiePose(face="4", x=x, y=y, yaw=yaw) for x, y, yaw in places]
+    frames = [table.draw(poses, "d6-pips", np.random.default_rng([11, i]))[0] for i in range(40)]
+    settles = list(reads_from_stream(frames, lambda image: Roll(dice=(1,))))
+    assert len(settles) == 1
+    assert settles[0][0].timestamp == pytest.approx(0.3, abs=0.05)
+
+
+def test_bare_images_and_empty_reads():
+    frames = [np.full((120, 160, 3), 90, np.uint8)] * 20
+    assert list(reads_from_stream(frames, lambda image: Roll())) == []          # empty tray skipped
+    assert len(list(reads_from_stream(frames, lambda image: Roll(), skip_empty=False))) == 1
+
+
+def test_background_of_the_wrong_size_is_refused():
+    gate = SettleGate(background=np.zeros((10, 10, 3), np.uint8))
+    with pytest.raises(ValueError, match="background is 10x10 but the frames are 160x120"):
+        gate.update(np.zeros((120, 160, 3), np.uint8), 0.0)

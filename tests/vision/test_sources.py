@@ -1,0 +1,136 @@
+"""Frame sources: specs, files, folders, missing cameras and the synthetic camera."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import sources
+from vision.sources import (CameraError, CameraSpec, CameraSpecError, FrameFolder, ScriptedRoll, SourceError,
+                            SyntheticCamera, VideoFile, open_source, parse_spec)
+
+
+@pytest.mark.parametrize("text, spec", [
+    ("picamera", CameraSpec("picamera")),
+    ("opencv:0", CameraSpec("opencv", 0)),
+    ("opencv:rtsp://cam.local/stream", CameraSpec("opencv", "rtsp://cam.local/stream")),
+    ("video:roll.mp4", CameraSpec("video", "roll.mp4")),
+    ("frames:shots/", CameraSpec("frames", "shots/")),
+    ("synthetic", CameraSpec("synthetic", 0)),
+    ("synthetic:42", CameraSpec("synthetic", 42)),
+])
+def test_specs_parse(text, spec):
+    assert parse_spec(text) == spec
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "unknown camera"),
+    ("webcam", "unknown camera; expected picamera | opencv:INDEX"),
+    ("opencv", "say which camera"),
+    ("opencv:front", "camera index"),
+    ("video:", "give the file"),
+    ("frames:", "give the folder"),
+    ("synthetic:abc", "must be a whole number"),
+    ("picamera:1", "picamera takes no argument"),
+])
+def test_bad_specs_say_what_was_expected(text, message):
+    with pytest.raises(CameraSpecError, match=message):
+        parse_spec(text)
+
+
+def test_missing_cameras_raise_the_retryable_error():
+    with pytest.raises(CameraError):
+        open_source("picamera")          # picamera2 is not installed off the Pi
+    with pytest.raises(CameraError, match="cannot open camera 97"):
+        open_source("opencv:97")
+
+
+def _write_frames(folder, count=5):
+    folder.mkdir()
+    for i in range(count):
+        image = np.full((40, 60, 3), 20 * i, np.uint8)
+        cv2.imwrite(str(folder / f"frame-{i + 1}.png"), image)  # 1..5, so "frame-10" would sort after 9
+
+
+def test_frame_folder_in_number_order(tmp_path):
+    _write_frames(tmp_path / "shots")
+    (tmp_path / "shots" / "notes.txt").write_text("not a frame")
+    with open_source(f"frames:{tmp_path / 'shots'}", fps=10) as folder:
+        frames = list(folder)
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 20, 40, 60, 80]
+    assert [f.timestamp for f in frames] == pytest.approx([0, 0.1, 0.2, 0.3, 0.4])
+
+
+def test_frame_folder_bad_input(tmp_path):
+    with pytest.raises(SourceError, match="no such folder"):
+        FrameFolder(tmp_path / "nope")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SourceError, match="no images in it"):
+        FrameFolder(tmp_path / "empty")
+    _write_frames(tmp_path / "broken", 2)
+    (tmp_path / "broken" / "frame-3.jpg").write_text("this is text")
+    folder = FrameFolder(tmp_path / "broken")
+    next(folder), next(folder)
+    with pytest.raises(SourceError, match="frame-3.jpg: not an image"):
+        next(folder)
+
+
+def test_video_file_round_trip(tmp_path):
+    path = tmp_path / "roll.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20.0, (64, 48))
+    assert writer.isOpened()
+    for i in range(6):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+    with VideoFile(path) as video:
+        frames = list(video)
+    assert len(frames) == 6 and frames[0].image.shape == (48, 64, 3)
+    assert frames[-1].timestamp == pytest.approx(5 / 20, abs=0.01)
+
+
+def test_video_bad_input(tmp_path):
+    with pytest.raises(SourceError, match="no such video file"):
+        VideoFile(tmp_path / "missing.mp4")
+    text = tmp_path / "notes.mp4"
+    text.write_text("hello")
+    with pytest.raises(SourceError, match="notes.mp4: "):
+        list(VideoFile(text))
+
+
+def test_synthetic_camera_is_deterministic_and_tells_the_truth():
+    script = [ScriptedRoll(("3", "4"))]
+    a = SyntheticCamera(5, script=script, size=(240, 180), lead_in=0.2, hold=0.3)
+    b = open_source("synthetic:5", size=(240, 180), realtime=False, script=script, lead_in=0.2, hold=0.3)
+    frames_a = [(f.image, f.timestamp, a.truth) for f in a]
+    frames_b = [(f.image, f.timestamp) for f in b]
+    assert len(frames_a) == len(frames_b) > 20
+    assert all(np.array_equal(x[0], y[0]) and x[1] == y[1] for x, y in zip(frames_a, frames_b))
+    phases = [t.phase for _, _, t in frames_a]
+    assert phases[0] == "empty" and "hand" in phases and "moving" in phases and phases[-1] == "still"
+    assert sorted(frames_a[-1][2].faces) == ["3", "4"]
+    a.close()
+    assert list(a) == []
+
+
+def test_synthetic_custom_dice_and_kept_dice_stay_put():
+    script = [ScriptedRoll(("BELL", "GIFT", "MILK"), keep=(0,)), ScriptedRoll(("COOKIE", "LIST"))]
+    camera = SyntheticCamera(2, script=script, dice_set="jingle-bell-roll", size=(320, 240), hold=0.3, lead_in=0.1)
+    last = [camera.truth for _ in camera][-1]
+    assert sorted(last.faces) == ["BELL", "COOKIE", "LIST"]
+    assert [d.area for d in last.dice if d.face == "BELL"] == ["keep"]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(script=[("7",)]), "'7' not a face of d6-pips"),
+    (dict(script=[ScriptedRoll(("1",), keep=(3,))]), "keep index 3"),
+    (dict(dice_set="yahtzee"), "unknown dice set"),
+    (dict(fps=0), "frames per second"),
+])
+def test_synthetic_bad_scripts(kwargs, message):
+    with pytest.raises(SourceError, match=message):
+        SyntheticCamera(0, **kwargs)
+
+
+def test_every_source_is_a_context_manager():
+    for cls in (sources.PiCamera, sources.OpenCVCamera, VideoFile, FrameFolder, SyntheticCamera):
+        assert hasattr(cls, "__enter__") and hasattr(cls, "close")

@@ -1,0 +1,224 @@
+"""The settle gate: read a roll once, when the dice have stopped, and never read a hand.
+
+Every frame is shrunk to a small grey copy (about 320 pixels wide; under 2 ms for a 1280x720
+frame, see ``python -m vision.bench.settle``). The gate then asks three questions:
+
+1. **Still?** Fewer than ``motion`` of the small copy's pixels changed by more than
+   ``pixel_threshold`` grey levels since the previous frame, for ``window`` seconds
+   (default 0.3 s).
+2. **A hand?** Compared with a picture known to have no hand in it (the calibrated empty
+   tray if given, else the last scene it reported), a changed region bigger than
+   ``hand_fraction`` of the frame that touches the frame's edge is an arm reaching in; a big
+   skin-coloured region is a hand too. While either is there, nothing is read, however still.
+3. **New?** Compared with the last scene it reported, has anything die-sized changed? The
+   same dice lying still (a hand passed over them, a shadow came and went) are not reported
+   twice; a die nudged afterwards is.
+
+Then ``update`` returns a ``Settle`` (the frame to read). ``reads_from_stream`` wires a
+stream of frames and a reading function together::
+
+    for settle, roll in reads_from_stream(camera, lambda image: read_frame(image, "d6-pips")):
+        print(settle.timestamp, roll.faces)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+import cv2
+import numpy as np
+
+MOVING, HAND, SETTLING, SETTLED = "moving", "hand", "settling", "settled"
+
+
+@dataclass(frozen=True)
+class Settle:
+    """A newly settled scene: the full-size ``image`` to read, when, and how much of the
+    picture changed since the last reported scene (fraction of the frame)."""
+
+    image: np.ndarray
+    timestamp: float
+    index: int
+    changed: float
+
+
+class SettleGate:
+    """Decides, frame by frame, when a new roll lies still and can be read.
+
+        gate = SettleGate()
+        for image, t in camera:
+            settle = gate.update(image, t)
+            if settle:
+                roll = read_frame(settle.image, "d6-pips")
+
+    :param window: seconds of stillness before a roll counts as settled.
+    :param motion: fraction of the frame allowed to change between frames while still
+        (default: half the area of the smallest die).
+    :param pixel_threshold: grey-level change that counts as a changed pixel.
+    :param hand_fraction: a changed region at least this fraction of the frame, touching the
+        frame's edge, is a hand or arm.
+    :param min_die_px: the smallest die side in full-frame pixels (sets what "die-sized" means).
+    :param background: the empty tray (BGR, same size as the frames), e.g. from calibration;
+        makes hand detection independent of what was reported before.
+    :param work_width: width of the small grey copy.
+    :param report_first: report the first still scene (dice already on the table when the
+        camera starts); if False, it only becomes the reference.
+    """
+
+    def __init__(self, *, window: float = 0.3, motion: float | None = None, pixel_threshold: int = 18,
+                 hand_fraction: float = 0.03, min_die_px: float = 16.0, background: np.ndarray | None = None,
+                 work_width: int = 320, report_first: bool = True):
+        if window < 0:
+            raise ValueError(f"settle window must be 0 s or more, not {window}")
+        self.window = window
+        self.motion = motion
+        self.pixel_threshold = pixel_threshold
+        self.hand_fraction = hand_fraction
+        self.min_die_px = min_die_px
+        self.work_width = work_width
+        self.report_first = report_first
+        self._background_full = background
+        self._background: np.ndarray | None = None
+        self._previous: np.ndarray | None = None
+        self._reference: np.ndarray | None = None   # small grey copy of the last reported scene
+        self._still_since: float | None = None
+        self._decided = False
+        self._index = -1
+        self._scale = 1.0
+        self.state = SETTLING
+        self.last_motion = 0.0
+
+    # ----------------------------------------------------------------------- helpers
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        """Small grey copy: area-averaged (so sensor noise averages out), lightly blurred."""
+        h, w = image.shape[:2]
+        factor = max(1, int(round(w / self.work_width)))
+        self._scale = float(factor)
+        small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _changed_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Pixels that differ, after removing any overall brightness shift (exposure drift)."""
+        diff = cv2.subtract(a.astype(np.int16), b.astype(np.int16))
+        shift = int(np.median(diff[::4, ::4]))
+        return (np.abs(diff - shift) > self.pixel_threshold).astype(np.uint8)
+
+    def _die_area(self) -> float:
+        side = self.min_die_px / self._scale
+        return max(2.0, 0.15 * side * side)
+
+    def _hand_in(self, image: np.ndarray, small: np.ndarray) -> bool:
+        """Is an arm or hand in the picture? Compared with a hand-free picture (the empty tray,
+        else the last reported scene): a big changed region touching the frame's edge, or a
+        big changed region that is mostly skin-coloured. Without either picture (the first
+        scene of a stream with no calibration) there is nothing to compare with: False."""
+        base = self._background if self._background is not None else self._reference
+        if base is None:
+            return False
+        h, w = small.shape
+        big = self.hand_fraction * h * w
+        mask = self._changed_mask(small, base)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for i in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            if area < big:
+                continue
+            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+                return True
+            if self._mostly_skin(image, labels[y:y + bh, x:x + bw] == i, (x, y, bw, bh)):
+                return True
+        return False
+
+    def _mostly_skin(self, image: np.ndarray, region: np.ndarray, box) -> bool:
+        if image.ndim != 3:
+            return False
+        x, y, bw, bh = box
+        k = self._scale
+        patch = image[int(y * k):int((y + bh) * k), int(x * k):int((x + bw) * k)]
+        patch = cv2.resize(patch, (bw, bh), interpolation=cv2.INTER_AREA)
+        skin = cv2.inRange(cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb), (40, 138, 80), (240, 173, 125)) > 0
+        return float(skin[region].mean()) > 0.5
+
+    def _changed_since_report(self, small: np.ndarray) -> float:
+        """Fraction of the frame in die-sized changed regions since the last report (0 = same)."""
+        if self._reference is None:
+            return 1.0
+        mask = self._changed_mask(small, self._reference)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        changed = sum(int(stats[i][cv2.CC_STAT_AREA]) for i in range(1, count)
+                      if stats[i][cv2.CC_STAT_AREA] >= self._die_area())
+        return changed / mask.size
+
+    # --------------------------------------------------------------------- the gate
+
+    def update(self, image: np.ndarray, timestamp: float) -> Settle | None:
+        """Feed one frame; returns a Settle when a new still scene (without a hand) is ready."""
+        self._index += 1
+        small = self._small(image)
+        if self._background is None and self._background_full is not None:
+            if self._background_full.shape[:2] != image.shape[:2]:
+                raise ValueError(f"the background is {self._background_full.shape[1]}x{self._background_full.shape[0]} "
+                                 f"but the frames are {image.shape[1]}x{image.shape[0]}")
+            self._background = self._small(self._background_full)
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            self._still_since, self._decided = timestamp, False
+            self.state = SETTLING
+            return None
+        moved = cv2.countNonZero(cv2.compare(cv2.absdiff(small, previous), self.pixel_threshold, cv2.CMP_GT))
+        self.last_motion = moved / small.size
+        allowed = self.motion if self.motion is not None else 0.5 * self._die_area() / 0.15 / small.size
+        if self.last_motion > allowed:
+            self._still_since, self._decided = None, False
+            self.state = MOVING
+            return None
+        if self._still_since is None:
+            self._still_since = timestamp
+        if self._decided or timestamp - self._still_since < self.window:
+            return None
+        if self._hand_in(image, small):
+            self.state = HAND
+            return None
+        self._decided = True
+        self.state = SETTLED
+        changed = self._changed_since_report(small)
+        first = self._reference is None
+        if changed == 0.0 or (first and not self.report_first):
+            if first:
+                self._reference = small
+            return None
+        self._reference = small
+        return Settle(image=image, timestamp=timestamp, index=self._index, changed=changed)
+
+    def reset(self) -> None:
+        """Forget the last reported scene (the next still scene is reported again)."""
+        self._reference = None
+        self._decided = False
+
+
+def reads_from_stream(frames: Iterable, read_fn: Callable[[np.ndarray], object], *,
+                      gate: SettleGate | None = None, skip_empty: bool = True,
+                      fps: float = 30.0) -> Iterator[tuple[Settle, object]]:
+    """Yield ``(Settle, read_fn(image))`` once per settled roll in ``frames``.
+
+    ``frames``: Frames / (image, timestamp) pairs, or bare images (then ``fps`` apart).
+    ``read_fn``: image -> Roll (or anything with ``dice``). ``skip_empty``: don't yield reads
+    with no dice (an empty tray after the dice were picked up)."""
+    gate = gate or SettleGate()
+    for i, item in enumerate(frames):
+        if isinstance(item, np.ndarray):
+            image, timestamp = item, i / fps
+        else:
+            image, timestamp = item[0], float(item[1])
+        settle = gate.update(image, timestamp)
+        if settle is None:
+            continue
+        roll = read_fn(settle.image)
+        if skip_empty and not getattr(roll, "dice", True):
+            continue
+        yield settle, roll

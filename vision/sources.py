@@ -1,0 +1,622 @@
+"""Frame sources: where BGR frames come from, all behind one small interface.
+
+Every source is an iterator of ``Frame(image, timestamp)`` (BGR uint8 array, seconds), with
+``close()`` and ``with`` support::
+
+    with open_source("opencv:0") as camera:
+        for image, t in camera:
+            ...
+
+Sources, by ``--camera`` spec (see ``parse_spec``):
+
+* ``picamera``: the Raspberry Pi camera through picamera2 (Pi only; imported only here).
+* ``opencv:INDEX`` or ``opencv:URL``: a USB webcam or a network stream, via cv2.VideoCapture.
+* ``video:FILE``: a video file (timestamps from the file).
+* ``frames:DIR``: a folder of numbered images (``frame-0001.png`` ...), read in number order.
+* ``synthetic[:SEED]``: rendered dice rolls on the printed mat (``SyntheticCamera``).
+
+A camera that is missing or stops delivering raises ``CameraError``: the device loop
+catches it, waits and opens the camera again. Bad input (a missing file, a bad spec) raises
+``SourceError`` (``CameraSpecError`` for a bad spec) with a message for the user.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, NamedTuple, Sequence
+
+import cv2
+import numpy as np
+
+from vision import synth
+from vision.roll import FACE_SETS, Die
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+SPEC_HELP = "picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]"
+
+
+class SourceError(Exception):
+    """A frame source cannot be used as given (bad file, bad folder, bad spec)."""
+
+
+class CameraSpecError(SourceError):
+    """A ``--camera`` spec that does not parse."""
+
+
+class CameraError(SourceError):
+    """The camera is missing or was lost. The device loop catches this and retries."""
+
+
+class Frame(NamedTuple):
+    image: np.ndarray  # BGR uint8
+    timestamp: float   # seconds (monotonic for live cameras, from 0 for files)
+
+
+class FrameSource:
+    """Base class: an iterator of Frames that must be closed (or used with ``with``)."""
+
+    name = "source"
+
+    def read(self) -> Frame:
+        """The next frame; StopIteration at the end of a file or folder."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the camera or file. Safe to call twice."""
+
+    def __iter__(self) -> Iterator[Frame]:
+        return self
+
+    def __next__(self) -> Frame:
+        return self.read()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+# ----------------------------------------------------------------------------- cameras
+
+class PiCamera(FrameSource):
+    """The Raspberry Pi camera (any libcamera module) through picamera2.
+
+    Install picamera2 from Raspberry Pi OS (``sudo apt install python3-picamera2``; make the
+    venv with ``--system-site-packages``). Frames are asked for as RGB888, which picamera2
+    delivers as B, G, R bytes: an OpenCV BGR array, no conversion. After ``warmup`` seconds
+    of automatic exposure and white balance, both are locked, so the dice and the background
+    model do not change colour while a hand moves through the picture.
+
+        with PiCamera(size=(1280, 720)) as camera:
+            image, t = camera.read()
+
+    :param size: (width, height) of the frames.
+    :param warmup: seconds to let exposure and white balance settle before locking them.
+    :param lock: lock exposure and white balance after warm-up (default True).
+    """
+
+    name = "picamera"
+
+    def __init__(self, *, size: tuple[int, int] = (1280, 720), warmup: float = 1.5, lock: bool = True):
+        try:
+            from picamera2 import Picamera2  # Pi-only; never at module top level
+        except ImportError as exc:
+            raise CameraError("picamera2 is not installed (on Raspberry Pi OS: sudo apt install "
+                              f"python3-picamera2, and a venv made with --system-site-packages): {exc}") from None
+        try:
+            self._camera = Picamera2()
+            config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
+            self._camera.configure(config)
+            self._camera.start()
+        except Exception as exc:  # libcamera raises plain RuntimeError/IndexError when no camera
+            raise CameraError(f"no Raspberry Pi camera found or it is busy: {exc}") from None
+        time.sleep(warmup)
+        if lock:
+            self._lock_exposure()
+
+    def _lock_exposure(self) -> None:
+        metadata = self._camera.capture_metadata()
+        controls = {"AeEnable": False, "AwbEnable": False}
+        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if key in metadata:
+                controls[key] = metadata[key]
+        self._camera.set_controls(controls)
+
+    def read(self) -> Frame:
+        try:
+            image = self._camera.capture_array("main")
+        except Exception as exc:
+            raise CameraError(f"the Raspberry Pi camera stopped delivering frames: {exc}") from None
+        return Frame(np.ascontiguousarray(image[..., :3]), time.monotonic())
+
+    def close(self) -> None:
+        camera, self._camera = getattr(self, "_camera", None), None
+        if camera is not None:
+            try:
+                camera.stop()
+                camera.close()
+            except Exception:
+                pass
+
+
+class OpenCVCamera(FrameSource):
+    """A USB webcam (by index, 0 = first) or a network stream (URL) through cv2.VideoCapture.
+
+        with OpenCVCamera(0) as camera:
+            image, t = camera.read()
+
+    :param device: camera index or stream URL.
+    :param size: optional (width, height) to ask the camera for.
+    :param retries: frames that may fail in a row before the camera counts as lost.
+    """
+
+    def __init__(self, device: int | str, *, size: tuple[int, int] | None = None, retries: int = 5):
+        self.name = f"opencv:{device}"
+        self.retries = retries
+        self._capture = cv2.VideoCapture(device)
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise CameraError(f"cannot open camera {device!r} (is it plugged in, and not used by another program?)")
+        if size:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def read(self) -> Frame:
+        if self._capture is None:
+            raise CameraError(f"{self.name} is closed")
+        for _ in range(self.retries):
+            ok, image = self._capture.read()
+            if ok and image is not None:
+                return Frame(_bgr(image), time.monotonic())
+        raise CameraError(f"camera {self.name} stopped delivering frames (unplugged?)")
+
+    def close(self) -> None:
+        capture, self._capture = getattr(self, "_capture", None), None
+        if capture is not None:
+            capture.release()
+
+
+# ------------------------------------------------------------------------------- files
+
+class VideoFile(FrameSource):
+    """The frames of a video file, with timestamps from the file (seconds from its start)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.name = f"video:{self.path}"
+        if not self.path.is_file():
+            raise SourceError(f"{self.path}: no such video file")
+        self._capture = cv2.VideoCapture(str(self.path))
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise SourceError(f"{self.path}: not a video OpenCV can read (expected e.g. .mp4, .avi, .mkv)")
+        fps = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = fps if fps and 1 <= fps <= 1000 else 30.0
+        self._index = 0
+
+    def read(self) -> Frame:
+        if self._capture is None:
+            raise StopIteration
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            if self._index == 0:
+                raise SourceError(f"{self.path}: the video has no frames OpenCV can decode")
+            raise StopIteration
+        msec = self._capture.get(cv2.CAP_PROP_POS_MSEC)
+        t = msec / 1000.0 if msec and msec > 0 else self._index / self.fps
+        self._index += 1
+        return Frame(_bgr(image), t)
+
+    def close(self) -> None:
+        capture, self._capture = getattr(self, "_capture", None), None
+        if capture is not None:
+            capture.release()
+
+
+def frame_files(folder: Path) -> list[Path]:
+    """Image files in ``folder`` sorted by the last number in their name (then by name)."""
+    files = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
+
+    def key(p: Path):
+        numbers = re.findall(r"\d+", p.stem)
+        return (int(numbers[-1]) if numbers else -1, p.name)
+    return sorted(files, key=key)
+
+
+class FrameFolder(FrameSource):
+    """A folder of numbered images (``0001.png``, ``frame-12.jpg`` ...), in number order,
+    taken ``fps`` frames per second apart."""
+
+    def __init__(self, path: str | Path, *, fps: float = 30.0):
+        self.path = Path(path)
+        self.name = f"frames:{self.path}"
+        if not self.path.is_dir():
+            raise SourceError(f"{self.path}: no such folder of frames")
+        if fps <= 0:
+            raise SourceError(f"frames per second must be above 0, not {fps}")
+        self.files = frame_files(self.path)
+        if not self.files:
+            raise SourceError(f"{self.path}: no images in it (expected numbered "
+                              f"{', '.join(sorted(IMAGE_SUFFIXES))} files)")
+        self.fps = fps
+        self._index = 0
+
+    def read(self) -> Frame:
+        if self._index >= len(self.files):
+            raise StopIteration
+        path = self.files[self._index]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SourceError(f"{path}: not an image OpenCV can read")
+        t = self._index / self.fps
+        self._index += 1
+        return Frame(image, t)
+
+
+def _bgr(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
+
+
+# --------------------------------------------------------------------------- synthetic
+
+@dataclass(frozen=True)
+class ScriptedRoll:
+    """One throw for the synthetic camera: the ``faces`` the thrown dice will show; after it
+    settles, the dice at indexes ``keep`` are set aside in the keep area (they stay there, still,
+    and are part of every later picture), the others are picked up for the next throw.
+    ``hover``: a hand then passes over without touching anything. ``nudge``: a finger then
+    pushes one thrown die a little (same face, new place). ``new_turn``: before this throw the
+    hand also picks up the dice kept so far."""
+
+    faces: tuple[str, ...]
+    keep: tuple[int, ...] = ()
+    hover: bool = False
+    nudge: bool = False
+    new_turn: bool = False
+
+
+@dataclass(frozen=True)
+class FrameTruth:
+    """What the synthetic camera really showed in one frame."""
+
+    index: int
+    timestamp: float
+    phase: str                 # "empty", "hand", "moving" or "still"
+    roll: int                  # index in the script (-1 before the first throw)
+    dice: tuple[Die, ...]      # every die in the picture, thrown and kept
+    hand: bool                 # a hand is in the picture
+
+    @property
+    def faces(self) -> list[str]:
+        return [d.face for d in self.dice]
+
+
+@dataclass
+class _Placed:
+    pose: synth.DiePose
+    kept: bool = False
+
+
+class SyntheticCamera(FrameSource):
+    """A camera that films rendered dice rolls, for the demo and the tests.
+
+    Starts on the empty tray, then for each roll of ``script`` a hand reaches in (picking up
+    the previous dice, setting kept ones aside), throws the dice, which tumble, bounce and
+    slide to a stop with motion blur while the hand withdraws, and the dice lie still for
+    ``hold`` seconds. Then, as scripted, a hand hovers over the tray or nudges a die. Without
+    a script it throws random rolls forever. ``truth`` is the last frame's ``FrameTruth``.
+
+        with SyntheticCamera(seed=3, script=[ScriptedRoll(("2", "6"))]) as camera:
+            for image, t in camera:
+                print(camera.truth.phase, camera.truth.faces)
+
+    :param seed: everything (table, dice, throws) follows from it.
+    :param script: ScriptedRoll items (or plain sequences of faces); None = random forever.
+    :param dice_set: a built-in face set the renderer draws.
+    :param size: (width, height) of the frames.
+    :param fps: frames per second of the timestamps.
+    :param background: "mat" (the printed tray mat, default) or "tray".
+    :param hands: draw the hand that throws (and random hovers in random mode).
+    :param realtime: pace frames at ``fps`` of wall-clock time (for the live demo).
+    :param hold: seconds dice lie still after each throw.
+    :param lead_in: seconds of empty tray at the start (for calibration's background).
+    """
+
+    def __init__(self, seed: int = 0, *, script: Sequence | None = None, dice_set: str = "d6-pips",
+                 size: tuple[int, int] = (640, 480), fps: float = 30.0, background: str = "mat",
+                 hands: bool = True, realtime: bool = False, hold: float = 1.5, lead_in: float = 1.0,
+                 die_px: float | None = None):
+        if dice_set not in FACE_SETS:
+            raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
+        if fps <= 0:
+            raise SourceError(f"frames per second must be above 0, not {fps}")
+        self.name = f"synthetic:{seed}"
+        self.seed = seed
+        self.dice_set = dice_set
+        self.fps = float(fps)
+        self.hands = hands
+        self.realtime = realtime
+        self.hold = hold
+        self.lead_in = lead_in
+        try:
+            self.table = synth.Table(size, seed, background=background, die_px=die_px)
+        except ValueError as exc:
+            raise SourceError(str(exc)) from None
+        self.script = None if script is None else [self._scripted(item) for item in script]
+        self._rng = np.random.default_rng([seed, 7])
+        self._frames = self._timeline()
+        self._index = 0
+        self._started = None
+        self.truth: FrameTruth | None = None
+        self._closed = False
+
+    def _scripted(self, item) -> ScriptedRoll:
+        if not isinstance(item, ScriptedRoll):
+            item = ScriptedRoll(tuple(item))
+        try:
+            faces = tuple(synth.check_faces(item.faces, self.dice_set))
+        except ValueError as exc:
+            raise SourceError(f"synthetic script: {exc}") from None
+        bad = [k for k in item.keep if not 0 <= k < len(faces)]
+        if bad:
+            raise SourceError(f"synthetic script: keep index {bad[0]} is not one of the {len(faces)} dice")
+        return ScriptedRoll(faces, tuple(item.keep), item.hover, item.nudge, item.new_turn)
+
+    def _random_roll(self) -> ScriptedRoll:
+        rng = self._rng
+        faces = FACE_SETS[self.dice_set]
+        count = int(rng.integers(2, 7))
+        return ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, count)),
+                            hover=bool(self.hands and rng.random() < 0.3), nudge=bool(rng.random() < 0.1))
+
+    # ------------------------------------------------------------------- the story
+
+    def _timeline(self):
+        """Yields (phase, roll index, poses, hands) per frame."""
+        placed: list[_Placed] = []
+        for _ in range(self._count(self.lead_in)):
+            yield "empty", -1, placed, []
+        k = 0
+        previous_keep: tuple[int, ...] = ()
+        while True:
+            if self.script is not None:
+                if k >= len(self.script):
+                    return
+                roll = self.script[k]
+            else:
+                roll = self._random_roll()
+            yield from self._throw(k, roll, placed, previous_keep)
+            previous_keep = roll.keep
+            if roll.hover and self.hands:
+                yield from self._hover(k, placed)
+            if roll.nudge:
+                yield from self._nudge(k, placed)
+            k += 1
+
+    def _count(self, seconds: float) -> int:
+        return max(1, int(round(seconds * self.fps)))
+
+    def _hand(self, reach: float = 1.0, target=None) -> synth.Hand:
+        hand = synth.random_hand(self.table.size, self._rng, reach=reach, die_px=self.table.die_px)
+        if target is not None:
+            hand = synth.Hand(hand.entry, target, hand.width, hand.skin, hand.sleeve)
+        return hand
+
+    def _throw(self, k: int, roll: ScriptedRoll, placed: list[_Placed], previous_keep: tuple[int, ...]):
+        rng, table = self._rng, self.table
+        hand = self._hand(reach=float(rng.uniform(0.7, 0.95)))
+        reach_in = self._count(0.35)
+        for i in range(reach_in):
+            yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / reach_in))]
+        # Under the hand: last throw's dice are picked up, the ones to keep set aside.
+        thrown = [p for p in placed if not p.kept]
+        kept = [] if roll.new_turn else [p for p in placed if p.kept]
+        for index in (() if roll.new_turn else previous_keep):
+            if index < len(thrown):
+                old = thrown[index].pose
+                spot = table.random_positions(1, rng, touching=0.0, region=table.keep_region(),
+                                              occupied=[(p.pose.x, p.pose.y) for p in kept])[0]
+                kept.append(_Placed(synth.DiePose(face=old.face, x=spot[0], y=spot[1], yaw=spot[2],
+                                                  style=old.style, tilt=1.0), kept=True))
+        placed[:] = kept
+        # Where the new dice will end up, and how they get there.
+        ends = table.random_positions(len(roll.faces), rng, touching=0.2, region=table.rolling_region(),
+                                      occupied=[(p.pose.x, p.pose.y) for p in kept])
+        start_x, start_y = table.camera.to_table(*hand.tip)
+        style = synth.random_style(rng) if self.dice_set != "d6-pips" else None
+        flights = []
+        for face, (x, y, yaw) in zip(roll.faces, ends):
+            die_style = style or synth.random_style(rng)
+            final = synth.DiePose(face=face, x=x, y=y, yaw=yaw, tilt=float(rng.uniform(0, 3)),
+                                  tilt_axis=float(rng.uniform(0, 360)), style=die_style)
+            flights.append(_Flight(final, start=(start_x + rng.normal(0, 12), start_y + rng.normal(0, 12)),
+                                   turns=float(rng.uniform(1.5, 4.0)), spin=float(rng.uniform(-200, 200)),
+                                   bounce=float(rng.uniform(15, 40))))
+        tumble = self._count(float(rng.uniform(0.7, 1.1)))
+        retreat = self._count(0.35)
+        dt = 1.0 / tumble
+        for i in range(tumble):
+            tau = (i + 1) / tumble
+            poses = [f.pose_at(tau, dt, table) for f in flights]
+            hands = [synth.hand_at(hand, 1 - (i + 1) / retreat)] if i + 1 < retreat else []
+            yield ("hand" if hands else "moving"), k, kept + [_Placed(p) for p in poses], hands
+        placed[:] = kept + [_Placed(f.final) for f in flights]
+        for _ in range(self._count(self.hold)):
+            yield "still", k, placed, []
+
+    def _hover(self, k: int, placed: list[_Placed]):
+        hand = self._hand(reach=float(self._rng.uniform(0.5, 0.8)))
+        steps = self._count(0.9)
+        for i in range(steps):
+            reach = math.sin(math.pi * (i + 1) / (steps + 1))
+            yield "hand", k, placed, [synth.hand_at(hand, reach)]
+        for _ in range(self._count(self.hold * 0.8)):
+            yield "still", k, placed, []
+
+    def _nudge(self, k: int, placed: list[_Placed]):
+        movable = [i for i, p in enumerate(placed) if not p.kept]
+        if not movable:
+            return
+        rng, table = self._rng, self.table
+        index = movable[int(rng.integers(len(movable)))]
+        old = placed[index].pose
+        tip = table.camera.project(np.array([[old.x, old.y, old.size_mm]]))[0]
+        hand = self._hand(target=(float(tip[0]), float(tip[1])))
+        steps = self._count(0.4)
+        for i in range(steps):
+            yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / steps))]
+        # Push the die away from the hand by about half its size, turning it a little.
+        ex, ey = table.camera.to_table(*hand.entry)
+        away = np.array([old.x - ex, old.y - ey])
+        away = away / (np.linalg.norm(away) or 1.0) * synth.DIE_MM * float(rng.uniform(0.5, 0.9))
+        new = synth.DiePose(face=old.face, x=old.x + away[0], y=old.y + away[1], yaw=old.yaw + float(rng.uniform(10, 30)),
+                            tilt=old.tilt, tilt_axis=old.tilt_axis, style=old.style, size_mm=old.size_mm)
+        placed[index] = _Placed(new)
+        for i in range(steps):
+            yield "hand", k, placed, [synth.hand_at(hand, 1 - _ease((i + 1) / steps))]
+        for _ in range(self._count(self.hold)):
+            yield "still", k, placed, []
+
+    # ---------------------------------------------------------------- the interface
+
+    def read(self) -> Frame:
+        if self._closed:
+            raise StopIteration
+        phase, k, placed, hands = next(self._frames)
+        poses = [p.pose for p in placed]
+        image, dice = self.table.draw(poses, self.dice_set, np.random.default_rng([self.seed, 8, self._index]),
+                                      hands=hands)
+        if self.realtime:
+            now = time.monotonic()
+            if self._started is None:
+                self._started = now
+            wait = self._started + self._index / self.fps - now
+            if wait > 0:
+                time.sleep(wait)
+            t = time.monotonic()
+        else:
+            t = self._index / self.fps
+        self.truth = FrameTruth(self._index, t, phase, k, tuple(dice), bool(hands))
+        self._index += 1
+        return Frame(image, t)
+
+    def close(self) -> None:
+        self._closed = True
+
+
+def _ease(t: float) -> float:
+    """Slow at the end, like a die losing speed (0 -> 0, 1 -> 1)."""
+    t = min(max(t, 0.0), 1.0)
+    return 1 - (1 - t) ** 2
+
+
+@dataclass
+class _Flight:
+    """A die's path from the hand to its resting place: rolling about a horizontal axis,
+    spinning, bouncing lower and lower, slowing to a stop on ``final``."""
+
+    final: synth.DiePose
+    start: tuple[float, float]
+    turns: float
+    spin: float
+    bounce: float
+    axis: np.ndarray = field(default=None)
+
+    def pose_at(self, tau: float, dt: float, table: synth.Table) -> synth.DiePose:
+        here = self._state(tau)
+        before = self._state(max(0.0, tau - dt * 0.5))  # half a frame of exposure
+        p_here = table.camera.project(np.array([[here[0], here[1], here[2] + 8.0]]))[0]
+        p_before = table.camera.project(np.array([[before[0], before[1], before[2] + 8.0]]))[0]
+        x, y, z, rotation = here
+        return synth.DiePose(face=self.final.face, x=x, y=y, z=z, rotation=rotation, style=self.final.style,
+                             size_mm=self.final.size_mm, motion=tuple(float(v) for v in (p_here - p_before)))
+
+    def _state(self, tau: float):
+        e = _ease(tau)
+        fx, fy = self.final.x, self.final.y
+        x = self.start[0] + (fx - self.start[0]) * e
+        y = self.start[1] + (fy - self.start[1]) * e
+        z = self.bounce * abs(math.sin(math.pi * 3 * tau)) * (1 - tau) ** 2
+        direction = np.array([fx - self.start[0], fy - self.start[1], 0.0])
+        axis = np.cross([0.0, 0.0, 1.0], direction)
+        if np.linalg.norm(axis) < 1e-6:
+            axis = np.array([1.0, 0.0, 0.0])
+        remaining = (1 - e)
+        rotation = (synth.rot_axis(axis, -remaining * self.turns * math.pi / 2 * 4)
+                    @ synth.rot_axis((0, 0, 1), math.radians(remaining * self.spin))
+                    @ self.final.matrix())
+        return x, y, z, rotation
+
+
+# ------------------------------------------------------------------------------ specs
+
+@dataclass(frozen=True)
+class CameraSpec:
+    """A parsed ``--camera`` value."""
+
+    kind: str                 # picamera, opencv, video, frames, synthetic
+    target: str | int | None = None   # index/URL, file, folder, or seed
+
+    def __str__(self) -> str:
+        return self.kind if self.target is None else f"{self.kind}:{self.target}"
+
+
+def parse_spec(spec: str) -> CameraSpec:
+    """Parse ``picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]``."""
+    text = (spec or "").strip()
+    kind, sep, rest = text.partition(":")
+    kind = kind.lower()
+    if kind == "picamera":
+        if rest:
+            raise CameraSpecError(f"--camera {spec!r}: picamera takes no argument")
+        return CameraSpec("picamera")
+    if kind == "opencv":
+        if not rest:
+            raise CameraSpecError(f"--camera {spec!r}: say which camera, e.g. opencv:0 (first USB camera) "
+                                  "or opencv:rtsp://host/stream")
+        if rest.isdigit():
+            return CameraSpec("opencv", int(rest))
+        if "://" in rest:
+            return CameraSpec("opencv", rest)
+        raise CameraSpecError(f"--camera {spec!r}: expected a camera index (0, 1, ...) or a stream URL after 'opencv:'")
+    if kind in ("video", "frames"):
+        if not rest:
+            raise CameraSpecError(f"--camera {spec!r}: give the {'file' if kind == 'video' else 'folder'} "
+                                  f"after '{kind}:'")
+        return CameraSpec(kind, rest)
+    if kind == "synthetic":
+        if not sep:
+            return CameraSpec("synthetic", 0)
+        if not re.fullmatch(r"\d{1,9}", rest):
+            raise CameraSpecError(f"--camera {spec!r}: the seed after 'synthetic:' must be a whole number")
+        return CameraSpec("synthetic", int(rest))
+    raise CameraSpecError(f"--camera {spec!r}: unknown camera; expected {SPEC_HELP}")
+
+
+def open_source(spec: str | CameraSpec, *, size: tuple[int, int] | None = None, fps: float = 30.0,
+                realtime: bool = True, **synthetic_options) -> FrameSource:
+    """Open the frame source a spec names. ``size`` applies to cameras and the synthetic one;
+    ``fps`` to folders and the synthetic one; ``realtime`` paces the synthetic camera."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    if spec.kind == "picamera":
+        return PiCamera(size=size or (1280, 720))
+    if spec.kind == "opencv":
+        return OpenCVCamera(spec.target, size=size)
+    if spec.kind == "video":
+        return VideoFile(spec.target)
+    if spec.kind == "frames":
+        return FrameFolder(spec.target, fps=fps)
+    return SyntheticCamera(int(spec.target or 0), size=size or (640, 480), fps=fps, realtime=realtime,
+                           **synthetic_options)
