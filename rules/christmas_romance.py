@@ -38,6 +38,12 @@ Events (JSON objects, ``type`` first; rows/columns in ``cells`` count from 1):
 ``title``          ``side``, ``card`` (stage|romance|star|headliner|N in the movie deck),
                    ``title``, ``text``: words for the story
 =================  ===============================================================
+
+For the device: ``state.phase`` (declare, roll, play, penalty, fate, fate_choice, over),
+``state.current_player``, ``state.expecting`` (event types accepted now), ``state.dice_due``
+(dice the next result must have), ``state.fate_due`` / ``state.fate_dice``,
+``state.snowflakes_frozen`` (the LED bar), ``outcome(state)``, ``prompt(state)`` (one line
+for the screen) and, at the end, ``story(state)``: the movie deck told as a story.
 """
 from __future__ import annotations
 
@@ -889,7 +895,8 @@ def scoreboard(state: State) -> list[list[str]]:
         rows.append([s.name, str(min(s.stage, STAGES)), card, "yes" if s.romance else "no",
                      " ".join(s.copied) or "-", str(s.deferred), str(len(s.movie))])
     if state.fate_dice_total:
-        rows.append(["fate", "", "", "", "", "", f"{state.snowflakes_frozen}/{state.fate_dice_total} snowflakes"])
+        rows.append(["fate", "", f"{state.snowflakes_frozen}/{state.fate_dice_total} frozen", "", "", "",
+                     f"{state.fate_dice} dice to roll"])
     return rows
 
 

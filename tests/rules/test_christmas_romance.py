@@ -556,7 +556,7 @@ def test_state_for_the_device():
     assert (view["phase"], view["dice_to_roll"], view["snowflakes_frozen"]) == ("fate", 10, 0)
     assert s.state.fate_due and s.state.expecting == ("fate_roll",) and view["expecting"] == ["fate_roll"]
     assert GAME.status(s.state) == "fate is due: roll 10 fate dice"
-    assert GAME.scoreboard(s.state)[-1][-1] == "0/10 snowflakes"
+    assert GAME.scoreboard(s.state)[-1] == ["fate", "", "0/10 frozen", "", "", "", "10 dice to roll"]
 
 
 # --- a whole game, through events only ---------------------------------------------------
