@@ -306,7 +306,7 @@ def setup(options: Mapping[str, Any]) -> State:
 def make_rules(options: Mapping[str, Any]) -> Rules:
     """The Rules from setup options or a config table; RuleError names the bad key."""
     rounds = options.get("rounds", 5)
-    if rounds not in (5, 6) or isinstance(rounds, bool):
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds not in (5, 6):
         raise RuleError(f'"rounds" must be 5, or 6 for the longer game; got {rounds!r}')
     merged = {**DEFAULTS, **{k: v for k, v in options.items() if k in DEFAULTS}}
     charts = {}

@@ -501,6 +501,7 @@ def test_tie_break_round_is_only_for_the_tied_players():
     ({"players": ["Ann", "Ann"]}, "same name"),
     ({"players": "Ann,Ben"}, "list of 2 to 6"),
     ({"players": ["Ann", "Ben"], "rounds": 4}, "5, or 6"),
+    ({"players": ["Ann", "Ben"], "rounds": 5.0}, "5, or 6"),
     ({"players": ["Ann", "Ben"], "colour": "red"}, "unknown setup option"),
     ({"players": ["Ann", "Ben"], "stocking_points": [3, 2]}, "never go down"),
     ({"players": ["Ann", "Ben"], "letter_stacks": {"6": 2}}, '"2".."5"'),
