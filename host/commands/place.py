@@ -166,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
     if not options:
         print("no legal placement: none of these dice fits a location touching the dice on the card")
         return 0
+    if len(options) >= placement.MAX_RESULTS:
+        print(f"(stopped after {placement.MAX_RESULTS} placements; the suggestion is the best among them)")
     shown = options if args.all else options[:SHOWN]
     print(f"{len(options)} legal placement(s){'' if len(shown) == len(options) else f', the first {len(shown)}'}:")
     for number, option in enumerate(shown, start=1):
