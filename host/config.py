@@ -78,14 +78,14 @@ def expect(path: Path | str, table: str | None, key: str, value: Any, kind: type
 # an Inky HAT; `dicewatch demo` and tests override them. Other tables ([jingle-bell-roll],
 # [dice.NAME], ...) belong to the rules and vision and are passed through untouched.
 
-CAMERAS_HELP = "picamera2, usb:N, folder:PATH, video:PATH or synthetic"
+CAMERAS_HELP = "picamera, opencv:INDEX, opencv:URL, video:FILE, frames:DIR or synthetic[:SEED]"
 
 
 @dataclass(frozen=True)
 class DeviceConfig:
     """Settings of the box. Each field is a key of the config file's ``[device]`` table."""
 
-    camera: str = "picamera2"           # picamera2 | usb:N | folder:PATH | video:PATH | synthetic
+    camera: str = "picamera"            # picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic
     dice_set: str = ""                  # taught dice set to read with ("" = the game's built-in)
     confidence: float = 0.9             # a die read below this must be confirmed by a player
     display: str = "inky"               # inky | png | none
@@ -95,7 +95,7 @@ class DeviceConfig:
     gpio: bool = True                   # drive the status light, bar, buzzer, buttons, knob
     panel: str = ""                     # serial port of the Pico table panel ("" = none)
     camera_retry_max: float = 30.0      # longest wait between camera reconnect attempts
-    frame_interval: float = 0.1         # seconds between camera frames (10 fps)
+    frame_interval: float = 0.0         # extra pause between frames (0: as fast as the camera delivers)
 
 
 _DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
@@ -145,11 +145,11 @@ def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceC
         if key in values and values[key] < low:
             raise ConfigError(path, f"[device] {key}: expected seconds >= {low}, got {values[key]!r}", line(key))
     if "camera" in values:
-        camera = values["camera"]
-        kind = camera.split(":", 1)[0]
-        if kind not in ("picamera2", "usb", "folder", "video", "synthetic") or (
-                kind in ("usb", "folder", "video") and not camera.partition(":")[2]):
-            raise ConfigError(path, f"[device] camera: expected {CAMERAS_HELP}, got {camera!r}", line("camera"))
+        from vision.sources import SourceError, parse_spec
+        try:
+            parse_spec(values["camera"])
+        except SourceError as exc:
+            raise ConfigError(path, f"[device] camera: expected {CAMERAS_HELP} ({exc})", line("camera")) from None
     return replace(DeviceConfig(), **values)
 
 

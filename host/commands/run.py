@@ -1,0 +1,241 @@
+"""Run the box at the table: camera -> dice -> rules -> e-ink, LEDs and buzzer.
+
+Starts a new game for --players, or with --resume continues the last unfinished one
+exactly where it stopped (every event is on disk before it is shown). Roll the dice in
+the tray; when they stop, the box reads them, scores them and shows the result.
+
+Buttons: Score (end the turn; confirm), Undo (take back; leave a menu), Next (skip a
+question; count a roll that came out the same). The knob: turn to choose, push to open
+the menu (score, correct a die, re-roll one die with an ability, scoreboard, undo).
+
+Settings come from the config file ([device] table: camera, display, gpio, panel,
+confidence...; --config FILE, else $DICEWATCH_HOME/config.toml, else
+/etc/dicewatch/config.toml). Flags given here win over the file. SIGTERM or Ctrl-C:
+the display goes to sleep, the LEDs go off, the session is saved.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from host.cli import UsageError
+from host.config import ConfigError, DeviceConfig, load_config
+from host.paths import data_dir, default_config_file
+
+NAME = "run"
+HELP = "run the box at the table: read the dice, keep the score, drive e-ink and LEDs"
+
+log = logging.getLogger("dicewatch")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--game", default="jingle-bell-roll", help="the game (default: jingle-bell-roll)")
+    parser.add_argument("--players", metavar="NAMES", help='players in seat order, e.g. "Ann,Ben,Cy"')
+    parser.add_argument("--camera", metavar="SOURCE",
+                        help="picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED] "
+                             "(default: the config's camera, else picamera)")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: see above)")
+    parser.add_argument("--resume", nargs="?", const="latest", metavar="SESSION",
+                        help="continue the last unfinished game (or SESSION); starts a new one for --players "
+                             "when there is none")
+    parser.add_argument("--panel", metavar="PORT", help="serial port of the Pico table panel, e.g. /dev/ttyACM0")
+    parser.add_argument("--display", choices=("inky", "png", "none"), help="e-ink backend (default: config, else inky)")
+    parser.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
+    parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
+    parser.add_argument("--no-characters", action="store_true", help="do not ask for character cards at the start")
+    parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
+
+
+def parse_players(text: str | None) -> list[str]:
+    if text is None:
+        return []
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise UsageError(f"--players {text!r}: expected names separated by commas, e.g. \"Ann,Ben,Cy\"")
+    return names
+
+
+def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
+    path = Path(args.config) if args.config else default_config_file()
+    doc, config = load_config(path)
+    changes = {}
+    if args.camera:
+        from vision.sources import SourceError, parse_spec
+        try:
+            parse_spec(args.camera)
+        except SourceError as exc:
+            raise UsageError(str(exc)) from None
+        changes["camera"] = args.camera
+    if args.display:
+        changes["display"] = args.display
+    if args.png_dir:
+        changes["png_dir"] = args.png_dir
+    if args.no_gpio:
+        changes["gpio"] = False
+    if args.panel:
+        changes["panel"] = args.panel
+    return doc, replace(config, **changes), path
+
+
+def open_table(args, doc: dict, config_path: Path | None):
+    """The stored session to play: resumed or new. Returns (store, table) or raises SystemExit(1)."""
+    from host.session_store import SessionStore, StoreError
+    from rules import get_game
+    from rules.core import RuleError
+
+    try:
+        game = get_game(args.game)
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+    players = parse_players(args.players)
+    store = SessionStore(data_dir() / "sessions.db")
+    if args.resume:
+        session_id = store.latest(game.name) if args.resume == "latest" else args.resume
+        if session_id is not None:
+            try:
+                table = store.open(session_id, get_game)
+            except StoreError as exc:
+                store.close()
+                fail(str(exc))
+            if players and list(table.session.setup_options.get("players", [])) != players:
+                print(f"dicewatch run: resuming session {table.id} with its own players "
+                      f"({', '.join(table.session.setup_options['players'])}); --players ignored", file=sys.stderr)
+            print(f"dicewatch run: resumed session {table.id} ({len(table.session.events)} events)", file=sys.stderr)
+            return store, table
+        if not players:
+            store.close()
+            fail(f"no unfinished {game.name} game to resume; start one with --players \"Ann,Ben,Cy\"")
+    if not players:
+        store.close()
+        raise UsageError('give the players in seat order, e.g. --players "Ann,Ben,Cy" (or --resume)')
+    options = dict(doc.get(game.name, {})) if isinstance(doc.get(game.name, {}), dict) else {}
+    options["players"] = players
+    try:
+        table = store.create(game, options)
+    except RuleError as exc:
+        store.close()
+        where = f" (check the [{game.name}] table of {config_path})" if config_path and doc.get(game.name) else ""
+        fail(f"cannot start {game.title}: {exc}{where}")
+    print(f"dicewatch run: new session {table.id}", file=sys.stderr)
+    return store, table
+
+
+class RunFailed(Exception):
+    """Something given to `dicewatch run` cannot be used; the message says what (exit 1)."""
+
+
+def fail(message: str):
+    raise RunFailed(message)
+
+
+def make_display(config: DeviceConfig):
+    """The e-ink presenter, or None. A missing HAT is reported and falls back to PNG files."""
+    from host.eink import EinkScreen, InkyPanel, PngPanel
+    if config.display == "none":
+        return None
+    folder = Path(config.png_dir) if config.png_dir else data_dir() / "screens"
+    if config.display == "inky":
+        try:
+            return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval)
+        except RuntimeError as exc:
+            print(f"dicewatch run: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
+    return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)
+
+
+def make_devices(config: DeviceConfig, post):
+    """The GPIO parts, or None when switched off or when this machine has no GPIO."""
+    if not config.gpio:
+        return None
+    from host.devices import TableDevices, pins_for
+    pins = pins_for()  # ConfigError for a broken pin map: fatal, it is the box's wiring
+    try:
+        return TableDevices(pins, on_command=post)
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds when no GPIO is found
+        print(f"dicewatch run: no GPIO here ({type(exc).__name__}: {exc}); running without the status light, "
+              "bar, buzzer, buttons and knob (use --no-gpio to silence this)", file=sys.stderr)
+        return None
+
+
+def make_panel(config: DeviceConfig, post):
+    """The Pico table panel on a serial port (host/panel.py), or None."""
+    if not config.panel:
+        return None
+    try:
+        from host import panel
+    except ImportError:
+        fail("this dicewatch has no serial panel support (host/panel.py is missing)")
+    try:
+        return panel.open_panel(config.panel, on_command=post)
+    except Exception as exc:  # noqa: BLE001 - a missing panel must not stop the game
+        print(f"dicewatch run: table panel on {config.panel} not available ({exc}); going on without it",
+              file=sys.stderr)
+        return None
+
+
+def run(args) -> int:
+    try:
+        return play(args)
+    except RunFailed as exc:
+        print(f"dicewatch run: {exc}", file=sys.stderr)
+        return 1
+
+
+def play(args) -> int:
+    from host.loop import FrameWatcher, TableLoop
+    from host.presenters import DevicePresenter, TerminalPresenter
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        doc, config, config_path = settings(args)
+    except ConfigError as exc:
+        fail(str(exc))
+    store, table = open_table(args, doc, config_path)
+    game = table.game
+    dice_set = config.dice_set or game.dice or "d6-pips"
+    try:
+        from vision.dicesets import load_reader
+        reader = load_reader(dice_set, data_dir())
+    except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
+        store.close()
+        fail(f"cannot read the {dice_set} dice: {exc}")
+
+    presenters = []
+    if not args.quiet:
+        presenters.append(TerminalPresenter())
+    display = make_display(config)
+    if display is not None:
+        presenters.append(display)
+    loop = TableLoop(table, presenters=presenters, watcher=FrameWatcher(reader), confidence=config.confidence,
+                     choose_characters=not args.no_characters, retry_max=config.camera_retry_max)
+    try:
+        devices = make_devices(config, loop.post)
+    except ConfigError as exc:
+        store.close()
+        fail(str(exc))
+    if devices is not None:
+        loop.presenters.append(DevicePresenter(devices))
+    panel = make_panel(config, loop.post)
+    if panel is not None:
+        loop.presenters.append(panel)
+
+    def open_camera():
+        from vision.sources import open_source
+        return open_source(config.camera, realtime=True, dice_set=dice_set) if config.camera.startswith("synthetic") \
+            else open_source(config.camera)
+
+    loop.open_camera = open_camera
+    signal.signal(signal.SIGTERM, loop.request_stop)
+    signal.signal(signal.SIGINT, loop.request_stop)
+    try:
+        loop.run(frame_interval=config.frame_interval)
+    finally:
+        loop.shutdown()
+        if devices is not None:
+            devices.close()
+        store.close()
+    print(f"dicewatch run: stopped; session {table.id} saved "
+          f"({'game over' if getattr(table.state, 'is_over', False) else 'resume with --resume'})", file=sys.stderr)
+    return 0
