@@ -35,9 +35,10 @@ from vision.roll import Die, Roll
 SIDE = 32  # normalised pattern side, pixels
 ANGLES = 24  # rotations stored per example (15 degrees apart)
 SCALES = (0.9, 1.0, 1.1)  # box sizes vary with how tight the die finder is
-MASK_RADIUS = 0.34  # of SIDE: the top face, not the sides or the table
+MASK_RADIUS = 0.30  # of SIDE: the top face, not the sides or the table
 FINE_SIGMA = 1 / 48  # of the crop side
-COARSE_SIGMA = 1 / 10
+COARSE_SIGMA = 1 / 6
+SHIFTS = (-2, 0, 2)  # pixels of SIDE: the top face is rarely centred in a die's box
 MIN_EXAMPLES = 3  # fewer per face cannot be checked against each other
 MODEL_VERSION = 1
 
@@ -132,12 +133,28 @@ def _finish(band: np.ndarray) -> np.ndarray:
     return (v / n if n > 1e-6 else v).reshape(-1).astype(np.float32)
 
 
-def face_pattern(crop: np.ndarray) -> np.ndarray:
-    """The normalised, masked, unit-norm pattern of one die crop (a SIDE*SIDE vector)."""
+def _check(crop: np.ndarray) -> None:
     if crop is None or crop.size == 0 or min(crop.shape[:2]) < 4:
         raise ValueError("die crop is empty or smaller than 4 pixels")
+
+
+def face_pattern(crop: np.ndarray) -> np.ndarray:
+    """The normalised, masked, unit-norm pattern of one die crop (a SIDE*SIDE vector)."""
+    _check(crop)
+    return _finish(_band(crop, SIDE))
+
+
+def shifted_patterns(crop: np.ndarray, shifts: Sequence[float] = SHIFTS) -> np.ndarray:
+    """``face_pattern`` of a crop at small offsets (the die finder's box is not exact)."""
+    _check(crop)
     band = _band(crop, SIDE)
-    return _finish(band)
+    out = []
+    for dy in shifts:
+        for dx in shifts:
+            m = np.float32([[1, 0, dx], [0, 1, dy]])
+            out.append(_finish(cv2.warpAffine(band, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_REPLICATE)))
+    return np.stack(out)
 
 
 def turned_patterns(crop: np.ndarray, angles: int = ANGLES,
@@ -174,10 +191,11 @@ class FaceModel:
     margin_scale: float
     fit_floor: float
     fit_scale: float
+    self_check: tuple[int, int] = (0, 0)  # teaching examples read right when left out, of all
 
-    def face_scores(self, pattern: np.ndarray) -> np.ndarray:
-        """Best cosine similarity per face for one pattern."""
-        sims = self.templates @ pattern
+    def face_scores(self, patterns: np.ndarray) -> np.ndarray:
+        """Best cosine similarity per face over one or more patterns of the same crop."""
+        sims = (patterns.reshape(-1, self.templates.shape[1]) @ self.templates.T).max(axis=0)
         scores = np.full(len(self.faces), -1.0, dtype=np.float32)
         np.maximum.at(scores, self.labels, sims)
         return scores
@@ -193,14 +211,14 @@ class FaceModel:
 
     def classify(self, crop: np.ndarray) -> tuple[str, float]:
         """The top face of one die crop and the confidence in [0, 1]."""
-        scores = self.face_scores(face_pattern(crop))
+        scores = self.face_scores(shifted_patterns(crop))
         return self.faces[int(np.argmax(scores))], self.confidence(scores)
 
     # ---- persistence (numpy .npz; the face names live with it so the file stands alone)
     def save(self, path) -> None:
         meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
                 "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
-                "fit_scale": self.fit_scale}
+                "fit_scale": self.fit_scale, "self_check": list(self.self_check)}
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
@@ -218,12 +236,13 @@ class FaceModel:
                        templates=data["templates"].astype(np.float32),
                        labels=data["labels"].astype(np.int64),
                        margin_scale=float(meta["margin_scale"]),
-                       fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]))
+                       fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]),
+                       self_check=tuple(meta.get("self_check", (0, 0))))
 
     def renamed(self, old: str, new: str) -> "FaceModel":
         faces = tuple(new if f == old else f for f in self.faces)
         return FaceModel(faces, self.templates, self.labels, self.margin_scale,
-                         self.fit_floor, self.fit_scale)
+                         self.fit_floor, self.fit_scale, self.self_check)
 
 
 def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
@@ -248,22 +267,23 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
             templates.append(turned)
             labels.append(np.full(len(turned), index))
             owners.append(np.full(len(turned), example_id))
-            plain.append((index, example_id, face_pattern(crop)))
+            plain.append((index, example_id, shifted_patterns(crop)))
             example_id += 1
     templates_arr = np.concatenate(templates).astype(np.float32)
     labels_arr = np.concatenate(labels).astype(np.int64)
     owners_arr = np.concatenate(owners)
-    margin_scale, fit_floor, fit_scale = _calibrate(faces, templates_arr, labels_arr,
-                                                    owners_arr, plain)
-    return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale)
+    margin_scale, fit_floor, fit_scale, right = _calibrate(faces, templates_arr, labels_arr,
+                                                           owners_arr, plain)
+    return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
+                     (right, len(plain)))
 
 
-def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, float]:
+def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, float, int]:
     """Leave-one-out: read every example against all the others' templates."""
     margins, fits = [], []
     for index, example_id, pattern in plain:
         keep = owners != example_id
-        sims = templates[keep] @ pattern
+        sims = (pattern @ templates[keep].T).max(axis=0)
         scores = np.full(len(faces), -1.0, dtype=np.float32)
         np.maximum.at(scores, labels[keep], sims)
         true = float(scores[index])
@@ -274,7 +294,7 @@ def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, f
     margin_scale = float(np.clip(np.median(margins_arr), 0.03, 0.5))
     fit_scale = float(np.clip(np.std(fits_arr), 0.02, 0.1))
     fit_floor = float(np.percentile(fits_arr, 10)) - 2.5 * fit_scale
-    return margin_scale, fit_floor, fit_scale
+    return margin_scale, fit_floor, fit_scale, int((margins_arr > 0).sum())
 
 
 # --------------------------------------------------------------------------- reading
@@ -315,3 +335,57 @@ class TaughtReader:
         return read_boxes(frame, self.find_dice(frame), self.model, self.dice_set)
 
     __call__ = read
+
+
+# --------------------------------------------------------------------------- finding one die
+
+def locate_single_die(image: np.ndarray, min_fraction: float = 0.002) -> Box | None:
+    """The box of the one die in a photo of a plain background (teaching photos), or None.
+
+    The background colour is the median of the image border; the die is the largest blob
+    that differs from it.
+    """
+    h, w = image.shape[:2]
+    scale = 320.0 / max(h, w) if max(h, w) > 320 else 1.0
+    small = cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else image
+    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.5)
+    if small.ndim == 2:
+        small = small[:, :, None]
+    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    distance = np.linalg.norm(small - np.median(border, axis=0), axis=2)
+    distance = cv2.normalize(distance, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    _, mask = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    if count <= 1:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, area = stats[best]
+    if area < min_fraction * mask.size:
+        return None
+    return ((x + bw / 2) / scale, (y + bh / 2) / scale, bw / scale, bh / scale)
+
+
+def find_by_background(frame: np.ndarray, background: np.ndarray, *, threshold: int = 40,
+                       min_side: float = 10.0) -> list[Box]:
+    """Die boxes where a frame differs from the empty tray (for teaching at the camera).
+
+    Blobs smaller than ``min_side`` pixels across are noise; shadows are mostly removed by
+    comparing colour direction as well as brightness.
+    """
+    if background.shape != frame.shape:
+        raise ValueError(f"background is {background.shape[1]}x{background.shape[0]}, "
+                         f"frame is {frame.shape[1]}x{frame.shape[0]}")
+    a = cv2.GaussianBlur(frame, (5, 5), 0).astype(np.int16)
+    b = cv2.GaussianBlur(background, (5, 5), 0).astype(np.int16)
+    diff = np.abs(a - b).max(axis=2).astype(np.uint8)
+    _, mask = cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    boxes = []
+    for x, y, bw, bh, area in stats[1:]:
+        if min(bw, bh) >= min_side and area >= 0.4 * min_side * min_side:
+            boxes.append((x + bw / 2, y + bh / 2, float(bw), float(bh)))
+    return boxes

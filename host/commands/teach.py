@@ -1,0 +1,376 @@
+"""Teach dicewatch a die set with custom faces, from photos or at the camera.
+
+examples:
+  dicewatch teach --dice my-dice --from photos/          # photos/MILK/*.jpg, photos/BELL/*.jpg, ...
+  dicewatch teach --dice jingle-bell-roll --from photos/ --replace
+  dicewatch teach --dice my-dice --camera opencv:0 --faces SUN,MOON,STAR,TREE,CAT,DOG
+  dicewatch teach --dice jingle-bell-roll --camera synthetic --replace
+
+From a folder: DIR/<FACE>/ holds photos with that face on top, one die in each: either
+crops of the die or photos with the die somewhere on a plain background (it is found).
+The folder names become the face names. At least 5 photos per face; 8 or more, turned
+and moved around, under the light you play in, read best.
+
+At the camera: clear the tray, then show each face in turn as asked; after each picture
+move or turn the die (it takes a picture each time the die lies still again). At the end
+roll all the dice together and check the read. `synthetic` films rendered dice.
+
+The set is stored in the data directory (`dicewatch dice list`) and read with
+`dicewatch read --dice NAME`. The built-in jingle-bell-roll and christmas-romance sets come
+taught from drawn stand-in icons: re-teach them with your real dice using --replace.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from host.cli import UsageError
+
+NAME = "teach"
+HELP = "teach a die set with custom faces (from photos or at the camera)"
+MIN_PHOTOS = 5  # per face
+DEFAULT_SHOTS = 8
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+LOOSE_CROP_PX = 200  # images this small (longer side) are taken as crops of one die
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dice", required=True, metavar="NAME",
+                        help="name of the die set (letters, digits, '-', '_')")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--from", dest="folder", type=Path, metavar="DIR",
+                        help="folder with one sub-folder of photos per face (DIR/<FACE>/*.jpg)")
+    source.add_argument("--camera", metavar="SOURCE",
+                        help="teach at the camera: picamera | opencv:INDEX | video:FILE | "
+                             "frames:DIR | synthetic[:SEED]")
+    parser.add_argument("--faces", metavar="A,B,...",
+                        help="face names, in order (camera only; default: the built-in set's faces)")
+    parser.add_argument("--shots", type=int, default=DEFAULT_SHOTS, metavar="N",
+                        help=f"pictures per face at the camera (default {DEFAULT_SHOTS}, "
+                             f"at least {MIN_PHOTOS})")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace a die set of that name (taught or built-in)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from host import paths
+    from vision import dicesets
+
+    data = paths.data_dir()
+    try:
+        dicesets.check_set_name(args.dice)
+    except dicesets.DiceSetError as exc:
+        raise UsageError(f"--dice: {exc}") from None
+    if args.dice == dicesets.PIPS:
+        raise UsageError(f"--dice {dicesets.PIPS}: that name is the built-in pip reader and "
+                         f"needs no teaching; choose another name for your dice")
+    if not args.replace and dicesets.exists(args.dice, data):
+        kind = "built-in" if args.dice in dicesets.FACE_SETS else "taught"
+        print(f"dicewatch teach: a {kind} die set named {args.dice!r} already exists; "
+              f"add --replace to teach it again, or choose another name "
+              f"(see 'dicewatch dice list')", file=sys.stderr)
+        return 1
+    if args.folder is not None:
+        if args.faces:
+            raise UsageError("--faces is for --camera; with --from the face names are the folder names")
+        try:
+            examples = examples_from_folder(args.folder)
+        except TeachInputError as exc:
+            for line in exc.problems:
+                print(f"dicewatch teach: {line}", file=sys.stderr)
+            return 1
+        where = str(args.folder)
+    else:
+        if args.shots < MIN_PHOTOS:
+            raise UsageError(f"--shots {args.shots}: at least {MIN_PHOTOS} pictures per face are needed")
+        faces = face_list(args)
+        return teach_at_camera(args, faces, data)
+    return store(args.dice, examples, data, args.replace, where)
+
+
+class TeachInputError(ValueError):
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def face_list(args: argparse.Namespace) -> list[str]:
+    from vision import dicesets
+    if args.faces:
+        faces = [f.strip() for f in args.faces.split(",")]
+        for face in faces:
+            try:
+                dicesets.check_face_name(face)
+            except dicesets.DiceSetError as exc:
+                raise UsageError(f"--faces: {exc}") from None
+        if len(set(faces)) != len(faces):
+            raise UsageError(f"--faces {args.faces}: a face is named twice")
+        if len(faces) < 2:
+            raise UsageError(f"--faces {args.faces}: a die set needs at least 2 faces")
+        return faces
+    if args.dice in dicesets.FACE_SETS:
+        return list(dicesets.FACE_SETS[args.dice])
+    raise UsageError(f"--faces: say the face names of {args.dice!r}, e.g. --faces SUN,MOON,STAR "
+                     f"(only the built-in sets have known faces)")
+
+
+# --------------------------------------------------------------------------- from a folder
+
+def examples_from_folder(folder: Path) -> dict[str, list]:
+    """Example crops per face from DIR/<FACE>/ photos; TeachInputError lists every problem."""
+    from vision import dicesets
+    if not folder.exists():
+        raise TeachInputError([f"--from {folder}: no such folder"])
+    if not folder.is_dir():
+        raise TeachInputError([f"--from {folder}: not a folder; expected a folder with one "
+                               f"sub-folder of photos per face ({folder}/<FACE>/*.jpg)"])
+    face_dirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not face_dirs:
+        loose = [p.name for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES]
+        hint = (f" (it holds {len(loose)} photo(s) directly: put each face's photos in a "
+                f"sub-folder named after the face)" if loose else "")
+        raise TeachInputError([f"--from {folder}: no face folders{hint}; expected "
+                               f"{folder}/<FACE>/ with photos of that face on top, e.g. "
+                               f"{folder}/BELL/1.jpg"])
+    problems, examples = [], {}
+    finder = _finder()
+    for face_dir in face_dirs:
+        try:
+            dicesets.check_face_name(face_dir.name)
+        except dicesets.DiceSetError as exc:
+            problems.append(f"{face_dir}: {exc}")
+            continue
+        photos = sorted(p for p in face_dir.iterdir()
+                        if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        if not photos:
+            problems.append(f"{face_dir}: no photos (expected .jpg, .png, .bmp, .tif or .webp "
+                            f"files of the {face_dir.name} face)")
+            continue
+        crops = []
+        for photo in photos:
+            try:
+                crops.append(die_crop_from_photo(photo, finder))
+            except ValueError as exc:
+                problems.append(str(exc))
+        if len(photos) < MIN_PHOTOS:
+            problems.append(f"{face_dir}: {len(photos)} photo(s) of {face_dir.name}; at least "
+                            f"{MIN_PHOTOS} needed (8 or more read best)")
+        examples[face_dir.name] = crops
+    if len(face_dirs) == 1 and not problems:
+        problems.append(f"--from {folder}: only one face folder ({face_dirs[0].name}); "
+                        f"a die set needs at least 2 faces")
+    if problems:
+        raise TeachInputError(problems)
+    return examples
+
+
+def _finder():
+    """The pip reader's die finder if its model is installed, else None."""
+    try:
+        from vision import dicesets
+        return dicesets.pip_finder()
+    except Exception:  # no model file yet: teaching photos fall back to the plain-background finder
+        return None
+
+
+def die_crop_from_photo(photo: Path, finder=None):
+    """The one die in a teaching photo, as a crop; ValueError naming the file if not."""
+    from vision import taught
+    from vision.reader import ImageError, load_image
+    try:
+        image = load_image(photo)
+    except ImageError as exc:
+        raise ValueError(f"{photo}: {exc.reason}") from None
+    h, w = image.shape[:2]
+    if max(h, w) <= LOOSE_CROP_PX:
+        return image
+    boxes = list(finder(image)) if finder is not None else []
+    if len(boxes) > 1:
+        raise ValueError(f"{photo}: {len(boxes)} dice found; each photo should show one die "
+                         f"(or be a crop of one die)")
+    if not boxes:
+        box = taught.locate_single_die(image)
+        if box is None:
+            raise ValueError(f"{photo}: no die found; photograph one die on a plain background "
+                             f"or crop the photo to the die")
+        boxes = [box]
+    x, y, bw, bh = boxes[0]
+    return taught.crop_die(image, x, y, bw, bh, pad=1.1)
+
+
+def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
+    from vision import dicesets, taught
+    if name in dicesets.FACE_SETS:
+        expected = set(dicesets.FACE_SETS[name])
+        missing = sorted(expected - set(examples))
+        if missing:
+            print(f"dicewatch teach: note: the rules of {name} use the faces "
+                  f"{', '.join(dicesets.FACE_SETS[name])}; this set has no "
+                  f"{', '.join(missing)} (rename faces with 'dicewatch dice rename')", file=sys.stderr)
+    try:
+        stored = dicesets.save_set(name, examples, data, replace=replace, min_examples=MIN_PHOTOS)
+    except (dicesets.DiceSetError, taught.TeachError) as exc:
+        print(f"dicewatch teach: {exc}", file=sys.stderr)
+        return 1
+    model = dicesets.load_model(name, data)
+    right, total = model.self_check
+    counts = ", ".join(f"{f} {len(stored.examples[f])}" for f in stored.faces)
+    print(f"taught {name} from {where}: {len(stored.faces)} faces ({counts})")
+    print(f"self-check: {right} of {total} examples read right when left out of the teaching")
+    if right < total:
+        print("  some faces look alike in these photos: add more (turned, moved, in your light) "
+              "and teach again with --replace")
+    print(f"stored in {stored.folder}; read with: dicewatch read --dice {name} PHOTO")
+    return 0
+
+
+# --------------------------------------------------------------------------- at the camera
+
+def _synthetic_set(name: str, faces: list[str]) -> str:
+    """The built-in set the synthetic camera draws for these faces."""
+    from vision import dicesets
+    if name in dicesets.FACE_SETS and set(faces) <= set(dicesets.FACE_SETS[name]):
+        return name
+    for candidate, known in dicesets.FACE_SETS.items():
+        if set(faces) <= set(known):
+            return candidate
+    raise UsageError(f"--camera synthetic draws only the built-in faces "
+                     f"({'; '.join(', '.join(v) for v in dicesets.FACE_SETS.values())}); "
+                     f"--faces {','.join(faces)} are not all of one set")
+
+
+class CameraSession:
+    """The camera side of interactive teaching: a background, then one settled frame at a time."""
+
+    def __init__(self, spec: str, faces: list[str], render_set: str | None, shots: int):
+        from vision import sources
+        self.spec = sources.parse_spec(spec)
+        self.synthetic = self.spec.kind == "synthetic"
+        self.render_set = render_set
+        self.seed = int(self.spec.target or 0) if self.synthetic else 0
+        self.shots = shots
+        self.camera = None if self.synthetic else sources.open_source(self.spec)
+        self.background = None
+
+    def _synthetic_camera(self, script):
+        from vision.sources import SyntheticCamera
+        return SyntheticCamera(self.seed, script=script, dice_set=self.render_set, fps=10.0,
+                               hold=0.8, lead_in=0.3, realtime=False)
+
+    def learn_background(self) -> None:
+        import numpy as np
+        if self.synthetic:
+            with self._synthetic_camera([]) as cam:
+                self.background = cam.read().image
+            return
+        frames = [self.camera.read().image for _ in range(5)]
+        self.background = np.median(np.stack(frames), axis=0).astype(frames[0].dtype)
+
+    def settled_frames(self, script=None):
+        """Frames each time the scene settles with something new in it."""
+        from vision.settle import SettleGate
+        gate = SettleGate(background=self.background, report_first=True)
+        if self.synthetic:
+            with self._synthetic_camera(script) as cam:
+                for image, t in cam:
+                    settle = gate.update(image, t)
+                    if settle is not None:
+                        yield settle.image
+            return
+        for image, t in self.camera:
+            settle = gate.update(image, t)
+            if settle is not None:
+                yield settle.image
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
+
+
+def ask(prompt: str, interactive: bool) -> str:
+    print(prompt, flush=True)
+    if not interactive:
+        return ""
+    try:
+        return input("  press Enter when ready (or type q to stop) ").strip().lower()
+    except EOFError:
+        return ""
+
+
+def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
+    import numpy as np
+    from vision import dicesets, sources, taught
+    from vision.roll import FACE_SETS
+    try:
+        spec = sources.parse_spec(args.camera)
+    except sources.CameraSpecError as exc:
+        raise UsageError(str(exc)) from None
+    render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
+    interactive = spec.kind != "synthetic" and sys.stdin.isatty()
+    try:
+        session = CameraSession(args.camera, faces, render_set, args.shots)
+    except sources.SourceError as exc:
+        print(f"dicewatch teach: {exc}", file=sys.stderr)
+        return 1
+    try:
+        if ask("Clear the tray: no dice, no hands (the empty tray is the background).",
+               interactive) == "q":
+            return 1
+        session.learn_background()
+        examples: dict[str, list] = {}
+        for n, face in enumerate(faces, 1):
+            if ask(f"Face {n} of {len(faces)}: put ONE die in the tray with {face} on top. "
+                   f"I take {args.shots} pictures; after each, move or turn the die.",
+                   interactive) == "q":
+                return 1
+            crops = []
+            script = [((face,)) for _ in range(args.shots + 3)] if session.synthetic else None
+            for frame in session.settled_frames(script):
+                boxes = taught.find_by_background(frame, session.background)
+                if len(boxes) != 1:
+                    print(f"  I see {len(boxes)} dice; leave exactly one die in the tray", flush=True)
+                    continue
+                x, y, w, h = boxes[0]
+                crops.append(taught.crop_die(frame, x, y, w, h, pad=1.1))
+                print(f"  {face}: picture {len(crops)} of {args.shots}", flush=True)
+                if len(crops) >= args.shots:
+                    break
+            if len(crops) < MIN_PHOTOS:
+                print(f"dicewatch teach: the camera stopped after {len(crops)} picture(s) of "
+                      f"{face}; at least {MIN_PHOTOS} needed", file=sys.stderr)
+                return 1
+            examples[face] = crops
+        status = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
+        if status:
+            return status
+        # the self-check: a mixed roll, read with the new set
+        reader = taught.TaughtReader(dicesets.load_model(args.dice, data), args.dice,
+                                     lambda f: taught.find_by_background(f, session.background))
+        if ask("Self-check: roll all the dice together (a mixed roll) and let them settle.",
+               interactive) == "q":
+            return 0
+        order = list(np.random.default_rng(session.seed).permutation(faces)) if session.synthetic else None
+        script = [tuple(order)] if session.synthetic else None
+        for frame in session.settled_frames(script):
+            roll = reader(frame)
+            if not roll.dice:
+                continue
+            read = " ".join(d.face + ("?" if d.confidence < 0.9 else "") for d in roll.dice)
+            print(f"read: {read}  ({len(roll.dice)} dice, {len(roll.uncertain())} unsure)")
+            if session.synthetic:
+                right = sum(a == b for a, b in zip(sorted(roll.faces), sorted(order)))
+                print(f"self-check: {right} of {len(order)} dice read right "
+                      f"(rolled {' '.join(sorted(order))})")
+            elif interactive:
+                answer = input("  is that right? [y/n] ").strip().lower()
+                if answer.startswith("n"):
+                    print("  teach again with --replace: more pictures, turned and moved, "
+                          "under the light you play in, help")
+            break
+        return 0
+    except sources.SourceError as exc:
+        print(f"dicewatch teach: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        session.close()
