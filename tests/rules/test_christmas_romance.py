@@ -599,3 +599,55 @@ def test_a_two_player_game_to_the_end_replays_and_tells_the_winners_movie():
     couple = f"{winner.star} and {winner.headliner}"
     assert told.startswith(f"{couple} reach stage 1 while Christmas romance card ")
     assert [told.count(f"{couple} reach stage {n} while") for n in range(1, 6)] == [1] * 5
+
+
+# --- our documented defaults (seeds/christmas-romance.md, "Unknowns") ---------------------------
+
+def test_release_and_defer_in_one_turn_and_rewards_beyond_five_are_lost():
+    s = new(players=["Ann", "Ben", "Cat"])
+    with_sides(s, Ann={"deferred": 4}, Cat={"deferred": 4})
+    s.play({"type": "declare", "release": True, "defer": 2})
+    assert cr.dice_to_roll(s.state) == 3 - 2 + 4 and s.state.sides[0].deferred == 2
+    play(s, {"type": "roll", "faces": [F2] * 5})
+    near_complete_romance(s, reward=3)
+    s.play({"type": "place", "card": "romance", "faces": [F2]})
+    assert [side.deferred for side in s.state.sides] == [2, 3, 5]     # Cat: 4 + 3, capped at 5
+
+
+def test_a_move_up_happens_at_the_end_of_the_turn():
+    s = new(players=["Ann", "Ben"])
+    with_sides(s, Ann={"stage_card": replace(s.state.sides[0].stage_card, placed=((F2, None),) * 3)})
+    near_complete_romance(s, reward=0)
+    turn(s, [F2, F3, F4], stage=[F2], romance=[F3], end=False)
+    assert s.state.sides[0].stage == 1
+    with pytest.raises(RuleError, match="room for 0 more dice"):
+        s.play({"type": "place", "card": "stage", "faces": [F4]})
+    s.play({"type": "end_turn"})
+    assert s.state.sides[0].stage == 2
+
+
+def test_couples_rewards_go_to_the_other_couple():
+    s = new("couples", players=["Ann", "Al", "Bea", "Bob"])
+    assert len(s.state.romances) == 2                     # 4 players at the table
+    near_complete_romance(s, reward=2)
+    turn(s, [F2, F3, F4], romance=[F2], end=False)
+    assert [side.deferred for side in s.state.sides] == [0, 2]
+    assert s.state.sides[0].romance is not None
+
+
+def test_element_deferred_dice_need_room_on_the_headliner():
+    s = new(players=["Ann", "Ben"])
+    with_sides(s, Ann={"deferred": 5})
+    turn(s, [F2, F3, F4], end=False)
+    with pytest.raises(RuleError, match="room for 0 deferred dice"):
+        s.play({"type": "element", "slot": 1, "give": [F2], "get_deferred": 1})
+    s.play({"type": "element", "slot": 1, "give_deferred": 2, "get": [F5, F5]})
+    assert s.state.sides[0].deferred == 3 and s.state.turn.pool == (F2, F3, F4, F5, F5)
+
+
+def test_titles_in_a_multiplayer_game_name_the_side():
+    s = new(players=["Ann", "Ben"])
+    with pytest.raises(RuleError, match="\"side\": expected one of Ann, Ben"):
+        s.play({"type": "title", "card": "star", "title": "Holly"})
+    s.play({"type": "title", "side": "Ben", "card": "headliner", "title": "Nick"})
+    assert s.state.sides[1].headliner == "Nick"
