@@ -248,6 +248,39 @@ def _stage_cards(options: Mapping[str, Any], side: str, faces) -> tuple[Card, ..
                  for n, spec in enumerate(specs, start=1))
 
 
+def cards_from_layouts(layouts: Mapping[str, str], faces: tuple[str, ...] = FACE_SETS["christmas-romance"]
+                       ) -> dict[str, list[dict[str, str]]]:
+    """Setup options for a specific movie [Single Player: "a specific movie experience"] from
+    layout texts (source name -> text, e.g. a folder of ``*.layout`` files read by the host).
+
+    Gives ``stage_cards`` (one per stage, in order), ``romance_cards`` and ``element_cards``
+    (in source-name order). RuleError names the file and line of a bad layout, or the stage
+    that is missing or given twice.
+    """
+    found: dict[str, list[tuple[str, Layout, str]]] = {"stage": [], "romance": [], "element": []}
+    for source in sorted(layouts):
+        try:
+            layout = parse_layout(layouts[source], source, faces)
+        except LayoutError as exc:
+            raise RuleError(str(exc)) from None
+        found[layout.kind].append((source, layout, layouts[source]))
+    by_stage: dict[int, str] = {}
+    for source, layout, _ in found["stage"]:
+        if layout.stage in by_stage:
+            raise RuleError(f"{source}: a second stage {layout.stage} card (the first is {by_stage[layout.stage]})")
+        by_stage[layout.stage] = source
+    missing = [str(n) for n in range(1, STAGES + 1) if n not in by_stage]
+    if missing and found["stage"]:
+        raise RuleError(f"no layout for stage {', '.join(missing)}: a movie needs one stage card per stage")
+    options: dict[str, list[dict[str, str]]] = {}
+    if found["stage"]:
+        options["stage_cards"] = [{"layout": text} for _, _, text in sorted(found["stage"], key=lambda f: f[1].stage)]
+    for kind, key in (("romance", "romance_cards"), ("element", "element_cards")):
+        if found[kind]:
+            options[key] = [{"layout": text} for _, _, text in found[kind]]
+    return options
+
+
 def setup(options: Mapping[str, Any]) -> State:
     """The table before the first turn. Options (all JSON):
 

@@ -651,3 +651,22 @@ def test_titles_in_a_multiplayer_game_name_the_side():
         s.play({"type": "title", "card": "star", "title": "Holly"})
     s.play({"type": "title", "side": "Ben", "card": "headliner", "title": "Nick"})
     assert s.state.sides[1].headliner == "Nick"
+
+
+def test_a_specific_movie_from_layout_files():
+    stage = "kind: stage\nstage: {n}\ntitle: stage {n} of our movie\ndice:\n"
+    layouts = {f"s{n}.layout": stage.format(n=n) + " ".join(["2"] * (n + 3)) + "\n" for n in (3, 1, 2, 5, 4)}
+    layouts["r.layout"] = "kind: romance\ntitle: caroling\nreward: 1\ndice:\n 2 3 4 5\n"
+    options = cr.cards_from_layouts(layouts)
+    s = new("solo", **options)
+    side = s.state.sides[0]
+    assert [c.title for c in (side.stage_card, *side.next_stages)] == [f"stage {n} of our movie" for n in range(1, 6)]
+    assert s.state.romances[0].title == "caroling" and s.state.romances[0].reward == 1
+    del layouts["s4.layout"]
+    with pytest.raises(RuleError, match="no layout for stage 4"):
+        cr.cards_from_layouts(layouts)
+    layouts["s4.layout"] = "kind: stage\nstage: 3\ndice:\n 2 2 2 2 2 2\n"
+    with pytest.raises(RuleError, match="s4.layout: a second stage 3 card"):
+        cr.cards_from_layouts(layouts)
+    with pytest.raises(RuleError, match="bad.layout:1: "):
+        cr.cards_from_layouts({"bad.layout": "kind: hat\n"})
