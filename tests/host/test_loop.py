@@ -1,0 +1,304 @@
+"""The table loop: reads become events, flagged dice, refusals, menus, faults, shutdown."""
+from __future__ import annotations
+
+import pytest
+
+from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
+from host.loop import SETTLED, SETTLING, STILL, TableLoop, align_faces
+from host.presenters import RecordingPresenter
+from host.session_store import NOTE, SessionStore
+from rules import get_game
+from vision.roll import Die, Roll
+
+GAME = get_game("jingle-bell-roll")
+FIRST = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
+
+
+def roll_of(faces, unsure=()):
+    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, 20.0 * i, 10.0, 10.0, 10.0)
+                           for i, f in enumerate(faces)), dice_set="jingle-bell-roll")
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path):
+    store = SessionStore(tmp_path / "sessions.db")
+    yield store.create(GAME, {"players": ["Ann", "Ben", "Cy"]})
+    store.close()
+
+
+def make_loop(table, **kw):
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen], choose_characters=False, **kw)
+    loop.start()
+    return loop, screen
+
+
+def kinds(table):
+    return [(e.kind, e.body.get("type")) for e in table.entries]
+
+
+def test_a_settled_read_becomes_a_stored_roll_and_is_shown(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    assert table.state.roll_number == 1 and sorted(table.state.faces) == sorted(FIRST)
+    assert kinds(table) == [("event", "roll")]
+    shown = screen.screens[-1]
+    assert shown.kind == "roll" and "Roll 1 of 3" in shown.title and shown.total == "14 pts"
+    assert [d.locked for d in shown.dice].count(True) == 1  # the BELL
+    assert screen.statuses[-1].light == READ_OK and screen.statuses[-1].bar == 1
+
+
+def test_a_low_confidence_die_must_be_checked_and_a_correction_is_logged(table):
+    loop, screen = make_loop(table)
+    read = list(FIRST)
+    read[2] = "GIFT"  # really a LIST, read as GIFT with low confidence
+    loop.on_read(roll_of(read, unsure={2}))
+    assert table.state.roll_number == 0 and not table.entries  # nothing scored before the check
+    prompt = screen.screens[-1]
+    assert prompt.title == "Check die 3" and prompt.dice[2].flagged
+    assert screen.statuses[-1].light == ATTENTION and screen.statuses[-1].sound == "attention"
+    target = [item.value for item in loop.menu.items].index("LIST")
+    for _ in range(target):
+        loop.handle("right")
+    loop.handle("push")
+    assert sorted(table.state.faces) == sorted(FIRST)
+    assert kinds(table) == [("note", "correction"), ("event", "roll")]
+    note = table.entries[0].body
+    assert (note["die"], note["read"], note["face"]) == (3, "GIFT", "LIST")
+
+
+def test_a_confirmed_die_is_not_a_correction(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST, unsure={0}))
+    loop.handle("score")  # Score confirms the highlighted (as read) face
+    assert kinds(table) == [("event", "roll")]
+
+
+def test_a_bell_that_changed_is_refused_and_nothing_changes(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    before = table.state
+    second = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "GIFT"]  # the BELL is gone
+    loop.on_read(roll_of(second))
+    assert table.state == before
+    error = screen.screens[-1]
+    assert error.kind == "error" and "BELL" in " ".join(error.lines)
+    assert screen.statuses[-1].sound == "error"
+    assert kinds(table)[-1] == ("note", "refused")
+
+
+def test_a_fourth_roll_is_refused(table):
+    loop, screen = make_loop(table)
+    rolls = [FIRST, ["MILK", "COOKIE", "GIFT", "GIFT", "GIFT", "GIFT", "BELL"],
+             ["MILK", "COOKIE", "MILK", "GIFT", "GIFT", "GIFT", "BELL"],
+             ["MILK", "COOKIE", "MILK", "MILK", "GIFT", "GIFT", "BELL"]]
+    for faces in rolls:
+        loop.on_read(roll_of(faces))
+    assert table.state.roll_number == 3
+    assert screen.screens[-1].kind == "error" and "three rolls" in " ".join(screen.screens[-1].lines)
+
+
+def test_the_same_dice_again_is_not_a_roll_until_next_is_pressed(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.on_read(roll_of(list(reversed(FIRST))))  # a hand passed; same dice
+    assert table.state.roll_number == 1
+    loop.handle("next")  # "it was a roll, it came out the same"
+    assert table.state.roll_number == 2
+
+
+def test_wrong_number_of_dice_is_an_error_and_an_empty_tray_is_ignored(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST[:6]))
+    assert screen.screens[-1].title == "I see 6 dice" and table.state.roll_number == 0
+    count = len(screen.screens)
+    loop.on_read(roll_of([]))
+    assert len(screen.screens) == count and table.state.roll_number == 0
+
+
+def test_scoring_with_the_knob_gift_recipients_and_a_letter(table):
+    loop, screen = make_loop(table)
+    faces = ["GIFT", "GIFT", "BELL", "BELL", "MILK", "COOKIE", "STOCKING"]
+    loop.on_read(roll_of(faces))
+    loop.handle("score")
+    assert loop.wizard is not None and screen.screens[-1].title.startswith("Gift cards played")
+    loop.handle("push")                         # no gift card
+    assert "GIFT 1 of 2" in screen.screens[-1].title
+    loop.handle("push")                         # Ben
+    loop.handle("right")
+    loop.handle("push")                         # Cy
+    assert screen.screens[-1].title == "2 stamps: take a letter?"
+    loop.handle("right")
+    loop.handle("push")                         # the first effect
+    assert screen.screens[-1].title.startswith("Score 9 points")
+    loop.handle("push")
+    state = table.state
+    assert state.players[0].points == 4 + 1 + 4
+    assert [p.hand for p in state.players] == [1, 2, 2]
+    assert len(state.players[0].letters) == 1
+    assert state.current_player == "Ben" and screen.screens[-1].kind == "scoreboard"
+    assert screen.statuses[-1].bar == 0
+
+
+def test_undo_takes_back_the_last_event_and_leaves_menus(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.handle("push")           # the knob's menu
+    assert loop.menu is not None
+    loop.handle("undo")           # leaves the menu
+    assert loop.menu is None and table.state.roll_number == 1
+    loop.handle("undo")           # takes back the roll
+    assert table.state.roll_number == 0
+    assert kinds(table) == [("event", "roll"), ("undo", None)]
+
+
+def test_correcting_a_die_after_the_roll_was_accepted(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    index = list(table.state.faces).index("STOCKING")
+    loop.handle(f"face:{index + 1}:GIFT")
+    assert sorted(table.state.faces) == sorted(FIRST[:4] + ["GIFT", "GIFT", "BELL"])
+    assert kinds(table)[-1] == ("note", "correction") and table.state.roll_number == 1
+
+
+def test_choosing_characters_at_setup(table):
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen])
+    loop.start()
+    assert screen.screens[-1].title == "Ann: choose a character"
+    loop.handle("right")
+    loop.handle("push")           # Ann takes the second character
+    loop.handle("push")           # Ben the first one left
+    loop.handle("next")           # Cy: play without characters
+    assert [p.character for p in table.state.players] == ["Chris Cringle", "Chris Pine Tree", None]
+    assert screen.screens[-1].kind == "scoreboard"
+
+
+def test_seven_bells_wins_at_once(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(["BELL"] * 7))
+    assert table.state.is_over and table.state.winners == ("Ann",)
+    assert any(s.sound == "seven-bells" for s in screen.statuses)
+
+
+def test_align_faces_keeps_unchanged_dice_in_place():
+    before = ["MILK", "BELL", "LIST", "GIFT"]
+    after = ["GIFT", "COOKIE", "BELL", "MILK"]
+    faces, conf = align_faces(before, after, [0.1, 0.2, 0.3, 0.4])
+    assert faces == ["MILK", "BELL", "COOKIE", "GIFT"] and conf == [0.4, 0.3, 0.2, 0.1]
+
+
+# -- frames and the camera ------------------------------------------------------------------
+
+class FlakyCamera:
+    """Frames for the loop: 'moving' twice, then a settled read; raises when told to."""
+
+    def __init__(self, script):
+        self.script = list(script)
+
+    def read(self):
+        item = self.script.pop(0) if self.script else (STILL, None)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def close(self):
+        pass
+
+
+def test_motion_light_and_a_read_from_frames(table):
+    camera = FlakyCamera([(SETTLING, None), (SETTLED, roll_of(FIRST)), (STILL, None)])
+    loop, screen = make_loop(table, watcher=lambda frame: frame, open_camera=lambda: camera)
+    loop.step()
+    assert screen.statuses[-1].light == MOVING
+    loop.step()
+    assert table.state.roll_number == 1 and screen.statuses[-1].light == READ_OK
+
+
+def test_no_camera_retries_with_backoff_and_recovers(table):
+    clock = Clock()
+    attempts = []
+    camera = FlakyCamera([(SETTLED, roll_of(FIRST))])
+
+    def open_camera():
+        attempts.append(clock.now)
+        if len(attempts) < 4:
+            raise OSError("no camera on /dev/video0")
+        return camera
+
+    loop, screen = make_loop(table, watcher=lambda frame: frame, open_camera=open_camera, clock=clock,
+                             retry_first=1.0, retry_max=3.0)
+    for _ in range(100):
+        loop.step()
+        clock.now += 0.25
+    assert attempts == [0.0, 1.0, 3.0, 6.0]  # waits 1, 2, then at most 3 s
+    faults = [s for s in screen.screens if s.kind == "fault"]
+    assert faults and faults[0].title == "No camera" and "retrying in 1 s" in faults[0].lines
+    assert any(s.light == FAULT for s in screen.statuses)
+    assert table.state.roll_number == 1  # the camera came back and the roll was read
+    assert screen.statuses[-1].light != FAULT
+
+
+def test_camera_lost_mid_game_is_a_fault_not_a_crash(table):
+    from vision.sources import CameraError
+    cameras = [FlakyCamera([(STILL, None), CameraError("camera stopped sending frames")]),
+               FlakyCamera([(SETTLED, roll_of(FIRST))])]
+    clock = Clock()
+    loop, screen = make_loop(table, watcher=lambda frame: frame, open_camera=lambda: cameras.pop(0), clock=clock)
+    loop.step()
+    loop.step()
+    assert screen.screens[-1].title == "Camera lost" and screen.statuses[-1].light == FAULT
+    loop.handle("undo")  # buttons still work while the camera is away (nothing to undo: an error screen)
+    clock.now += 1.0
+    loop.step()
+    assert table.state.roll_number == 1
+
+
+def test_shutdown_puts_the_display_to_sleep_and_lights_off(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.request_stop()
+    loop.run(frame_interval=0)
+    assert screen.screens[-1].kind == "sleep" and screen.statuses[-1].light == OFF
+    assert screen.statuses[-1].bar == 0 and screen.closed
+    loop.shutdown()  # twice is fine
+
+
+def test_a_presenter_that_fails_does_not_stop_the_game(table):
+    class Broken(RecordingPresenter):
+        def show(self, screen):
+            raise OSError("display unplugged")
+
+    loop = TableLoop(table, presenters=[Broken()], choose_characters=False)
+    loop.start()
+    loop.on_read(roll_of(FIRST))
+    assert table.state.roll_number == 1
+
+
+def test_waiting_light_before_the_first_roll(table):
+    _, screen = make_loop(table)
+    assert screen.statuses[-1].light == WAITING and screen.screens[-1].kind == "scoreboard"
+
+
+def test_the_loop_resumes_a_stored_game(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"]})
+        loop, _ = make_loop(table)
+        loop.on_read(roll_of(FIRST, unsure={1}))
+        loop.handle("push")
+        state = table.state
+    with SessionStore(tmp_path / "s.db") as store:
+        again = store.open(store.latest(), get_game)
+        assert again.state == state
+        assert [e.kind for e in again.entries] == ["event"]
+        loop, screen = make_loop(again)
+        assert screen.screens[-1].kind == "roll"
+        assert NOTE not in [e.kind for e in again.entries]
