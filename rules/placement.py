@@ -344,6 +344,21 @@ def legal_placements(layout: Layout, placed: Mapping[Cell, str], roll: Iterable[
     return results
 
 
+def ways_to_pay(exchange: Exchange, roll: Iterable[str]) -> list[tuple[str, ...]]:
+    """The dice of ``roll`` that can pay a movie element's trade (named faces, plus one face
+    for all its ``?`` dice); empty when the roll cannot pay. Deferred dice are not counted."""
+    left = list(roll)
+    named = [face for face in exchange.give if face != UNMARKED]
+    for face in named:
+        if face not in left:
+            return []
+        left.remove(face)
+    unmarked = len(exchange.give) - len(named)
+    if not unmarked:
+        return [tuple(named)]
+    return [tuple(named) + (face,) * unmarked for face in sorted(set(left)) if left.count(face) >= unmarked]
+
+
 def suggest(layout: Layout, placed: Mapping[Cell, str], roll: Iterable[str]) -> dict[Cell, str] | None:
     """The legal placement that fills the most locations (ties: the first in reading order)."""
     options = legal_placements(layout, placed, roll)

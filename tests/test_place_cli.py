@@ -78,3 +78,12 @@ def test_a_bad_faces_entry_in_the_config_names_its_line(capsys, tmp_path):
     code, _, err = run(capsys, "romance-tree-lighting", "--roll", "2", "--config", str(config))
     assert code == 1
     assert f"{config}:3: [dice.christmas-romance] faces: expected six different names" in err
+
+
+def test_a_movie_element_shows_its_trade_and_how_the_roll_can_pay(capsys):
+    code, out, _ = run(capsys, "element-small-town-bakery", "--roll", "2,2,3,3,4")
+    assert code == 0
+    assert "trade: ? ? -> deferred" in out
+    assert "pay with FACE-2, FACE-2" in out and "pay with FACE-3, FACE-3" in out
+    code, out, _ = run(capsys, "element-small-town-bakery", "--roll", "2,3")
+    assert "this roll cannot pay the trade" in out

@@ -148,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"dicewatch place: --placed: row {cell[0] + 1}, column {cell[1] + 1} cannot hold a {face} "
                   f"on {layout.title}", file=sys.stderr)
             return 1
+    if layout.kind == "element":
+        return show_element(layout, roll, args.json)
     options = placement.legal_placements(layout, placed, roll)
     best = options[0] if options else None
     if args.json:
@@ -174,4 +176,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {number:>2}. {len(option)} {'die' if len(option) == 1 else 'dice'}: {describe(option)}")
     print(f"\nsuggested (fills the most locations, {len(best)}): {describe(best)}")
     print(placement.render(layout, placed, best))
+    return 0
+
+
+def show_element(layout: placement.Layout, roll: list[str], as_json: bool) -> int:
+    """Movie elements take no rolled dice: a bag die goes on them each time their trade is used."""
+    exchange = layout.exchange
+    ways = placement.ways_to_pay(exchange, roll) if exchange else []
+    if as_json:
+        print(json.dumps({"card": layout.title, "roll": roll, "locations": layout.needs,
+                          "exchange": exchange.describe() if exchange else None,
+                          "ways_to_pay": [list(w) for w in ways]}, indent=2))
+        return 0
+    print(f"{layout.title} (movie element, {layout.needs} locations for Santa's bag dice, one per use)")
+    if exchange is None:
+        print("this layout has no 'exchange:' line, so there is nothing to check")
+        return 0
+    print(f"trade: {exchange.describe()}")
+    print(f"roll: {', '.join(roll)}")
+    if exchange.give and not ways:
+        print("this roll cannot pay the trade")
+    for way in ways:
+        extra = f" + {exchange.give_deferred} deferred" if exchange.give_deferred else ""
+        print(f"  pay with {', '.join(way) or 'no rolled dice'}{extra}")
     return 0

@@ -181,3 +181,10 @@ def test_legal_placements_match_brute_force(grid, roll, first, seeded):
         placed = {cell: card.locations[cell]}
     got = {frozenset(p.items()) for p in pl.legal_placements(card, placed, roll)}
     assert got == brute_force(card, placed, roll)
+
+
+def test_ways_to_pay_a_movie_elements_trade():
+    trade = pl.Exchange(give=(F2, "?", "?"), get_deferred=1)
+    assert pl.ways_to_pay(trade, [F2, F3, F3, F4, F4]) == [(F2, F3, F3), (F2, F4, F4)]
+    assert pl.ways_to_pay(trade, [F3, F3]) == []
+    assert pl.ways_to_pay(pl.Exchange(give=(F2,), get=(F3,)), [F2]) == [(F2,)]
