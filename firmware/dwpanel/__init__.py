@@ -1,0 +1,1 @@
+# dicewatch table panel firmware (MicroPython, Raspberry Pi Pico / Pico W).
