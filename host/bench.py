@@ -1,0 +1,182 @@
+"""Device benchmark: how long from a settled camera frame to the e-ink image and the LEDs.
+
+    python -m host.bench                 # 30 settled 1280x720 frames, then the demo's peak RSS
+    python -m host.bench --frames 50 --panel 800x480 --no-demo
+
+For each frame (rendered Jingle Bell Roll dice on the tray mat, 1280x720) it times the
+whole path the table loop takes once the dice have stopped: the settle gate's last
+update, the dice reader, the rules check, the durable write (SQLite, synchronous=FULL, on
+this machine's disk), the e-ink image rendered for the panel size, and the status light
+and bar graph set (gpiozero on its MockFactory, the same code path as on the Pi minus
+the pin toggling). It prints the median and the 95th percentile per stage and in total.
+
+Then it runs ``dicewatch demo`` in a child process and prints its wall time and peak
+resident memory (ru_maxrss of the child), the figure that matters for a 1 GB Pi.
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+STAGES = ("gate", "read", "rules+store", "e-ink image", "LEDs", "total")
+
+
+class ImageKeeper:
+    """A panel that only keeps the image: 'e-ink image ready' without any panel I/O."""
+
+    partial = False
+
+    def __init__(self, size):
+        self.size = size
+        self.image = None
+
+    def update(self, image, box=None, label=""):
+        self.image = image
+
+    def sleep(self):
+        pass
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    low, high = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
+
+
+def settled_frames(count: int, size=(1280, 720)):
+    """``count`` still frames of seven Jingle Bell Roll dice, and their true faces."""
+    import random
+    from vision.synth import render_scene
+    faces = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
+    rng = random.Random(7)
+    out = []
+    for seed in range(count):
+        truth = [rng.choice(faces) for _ in range(7)]
+        image, scene = render_scene(truth, "jingle-bell-roll", seed=seed, size=size, background="mat")
+        out.append((image, scene.faces))
+    return out
+
+
+def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from host.devices import TableDevices, pins_for
+    from host.eink import EinkScreen
+    from host.loop import FrameWatcher, TableLoop
+    from host.presenters import DevicePresenter, Presenter
+    from host.session_store import SessionStore
+    from rules import get_game
+    from vision.dicesets import load_reader
+    from vision.settle import SettleGate
+
+    timings: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    factory = MockFactory(pin_class=MockPWMPin)
+    with tempfile.TemporaryDirectory() as home:
+        reader = load_reader("jingle-bell-roll", home)
+        store = SessionStore(Path(home) / "sessions.db")
+        table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben", "Cy"]})
+        devices = TableDevices(pins_for(), on_command=lambda command: None, pin_factory=factory)
+        keeper = ImageKeeper(panel)
+        eink = EinkScreen(keeper, min_interval=0.0)
+        clock = {"t": 0.0}
+
+        class Timed(Presenter):
+            """Splits the presenters' time: the e-ink render and the LEDs."""
+
+            def show(self, screen):
+                t0 = time.perf_counter()
+                eink.show(screen)
+                stamps["eink"] += time.perf_counter() - t0
+
+            def status(self, status):
+                t0 = time.perf_counter()
+                leds.status(status)
+                stamps["leds"] += time.perf_counter() - t0
+
+        leds = DevicePresenter(devices)
+        loop = TableLoop(table, presenters=[Timed()], choose_characters=False, confidence=0.0,
+                         clock=lambda: clock["t"])
+        loop.start()
+        reads = {"roll": None}
+
+        def timed_reader(image):
+            t0 = time.perf_counter()
+            reads["roll"] = reader(image)
+            stamps["read"] += time.perf_counter() - t0
+            return reads["roll"]
+
+        watcher = FrameWatcher(timed_reader, SettleGate(window=0.0))
+        samples = settled_frames(frames + 2)
+        reader(samples[0][0])  # warm-up: the reader's first call builds its caches
+        for image, _truth in samples[2:]:
+            watcher((image, clock["t"]))  # the dice arrive: motion since the last scene
+            clock["t"] += 0.1
+            stamps = {"read": 0.0, "eink": 0.0, "leds": 0.0}
+            start = time.perf_counter()
+            motion, roll = watcher((image, clock["t"]))
+            gate_done = time.perf_counter()
+            if roll is not None:
+                loop.on_read(roll)
+            end = time.perf_counter()
+            clock["t"] += 0.1
+            total = end - start
+            gate = gate_done - start - stamps["read"]
+            timings["gate"].append(gate * 1000)
+            timings["read"].append(stamps["read"] * 1000)
+            timings["e-ink image"].append(stamps["eink"] * 1000)
+            timings["LEDs"].append(stamps["leds"] * 1000)
+            timings["rules+store"].append((total - gate - stamps["read"] - stamps["eink"] - stamps["leds"]) * 1000)
+            timings["total"].append(total * 1000)
+            if table.state.roll_number:
+                table.undo()  # next frame is a first roll again
+            loop.pending = loop.menu = None
+        devices.close()
+        store.close()
+    factory.reset()
+    return timings
+
+
+def bench_demo() -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of `dicewatch demo` in a child process."""
+    with tempfile.TemporaryDirectory() as out:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "host.cli", "demo", "--quiet", "--out", out],
+                              capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if done.returncode != 0:
+        raise SystemExit(f"dicewatch demo failed:\n{done.stderr[-2000:]}")
+    if peak <= before:
+        print("note: the demo's peak RSS is not above an earlier child's; the figure is a lower bound")
+    return wall, peak / 1024.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m host.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=30, help="settled frames to time (default 30)")
+    parser.add_argument("--panel", default="250x122", help="e-ink panel size WxH (default 250x122)")
+    parser.add_argument("--no-demo", action="store_true", help="skip the demo's wall time and peak RSS")
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.panel.split("x"))
+    timings = bench_path(args.frames, (w, h))
+    print(f"settled 1280x720 frame -> e-ink image ready ({w}x{h}) + LEDs set, {args.frames} frames:")
+    print(f"  {'stage':<12} {'median ms':>10} {'p95 ms':>10}")
+    for stage in STAGES:
+        values = timings[stage]
+        print(f"  {stage:<12} {statistics.median(values):>10.1f} {percentile(values, 0.95):>10.1f}")
+    if not args.no_demo:
+        wall, peak = bench_demo()
+        print(f"dicewatch demo: wall {wall:.1f} s, peak RSS {peak:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
