@@ -84,9 +84,34 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[st
 
 # -- face icons ----------------------------------------------------------------------------------
 
+@lru_cache(maxsize=256)
+def icon_mask(face: str, size: int) -> Image.Image | None:
+    """The face's picture from vision's icon set (the art the synthetic dice carry) as a
+    1-bit mask of ``size`` px, or None when vision has no picture for it."""
+    try:
+        import numpy as np
+        from vision.icons import draw_icon
+        canvas = np.full((size * 2, size * 2, 3), 255, np.uint8)  # drawn at 2x, then reduced: smoother edges
+        draw_icon(canvas, face, (0, 0, 0), (255, 255, 255))
+    except (ImportError, KeyError, ValueError):
+        return None
+    grey = Image.fromarray(canvas[:, :, 0]).resize((size, size), Image.Resampling.BOX)
+    return grey.point(lambda v: 255 if v < 140 else 0, mode="1")
+
+
+#: faces printed red on the panel (the rest black)
+RED_FACES = {"BELL", "SNOWFLAKE"}
+
+
 def draw_face(draw: ImageDraw.ImageDraw, face: str, box: tuple[int, int, int, int], colour: int = BLACK) -> None:
-    """Draw a die face icon (pips 1-6 or a Jingle Bell Roll face) inside ``box`` (x0, y0, x1, y1)."""
+    """Draw a die face icon (pips 1-6 or a custom face) inside ``box`` (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = box
+    side = int(min(x1 - x0, y1 - y0))
+    if face not in {"1", "2", "3", "4", "5", "6"} and side >= 8:
+        mask = icon_mask(face, side)
+        if mask is not None:
+            draw.bitmap((int(x0), int(y0)), mask, fill=RED if face in RED_FACES else colour)
+            return
     s = x1 - x0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     lw = max(1, round(s / 14))
