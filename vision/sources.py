@@ -160,7 +160,12 @@ class OpenCVCamera(FrameSource):
     def __init__(self, device: int | str, *, size: tuple[int, int] | None = None, retries: int = 5):
         self.name = f"opencv:{device}"
         self.retries = retries
-        self._capture = cv2.VideoCapture(device)
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # our message says it better
+        try:
+            self._capture = cv2.VideoCapture(device)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
         if not self._capture.isOpened():
             self._capture.release()
             raise CameraError(f"cannot open camera {device!r} (is it plugged in, and not used by another program?)")

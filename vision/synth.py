@@ -735,7 +735,8 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
                  background: str = "tray", positions=None, die_px: float | None = None,
                  mat_size: str = "A4", area: str | None = None, hands: int = 0,
                  tilt: float = 6.0, touching: float = 0.25, same_style: bool | None = None,
-                 style: DieStyle | None = None, lighting: Lighting | None = None) -> tuple[np.ndarray, SceneTruth]:
+                 style: DieStyle | None = None, lighting: Lighting | None = None,
+                 camera_tilt: float = 8.0) -> tuple[np.ndarray, SceneTruth]:
     """Render dice showing ``faces`` (one per die) and return ``(BGR image, SceneTruth)``.
 
     Deterministic from ``seed``. ``positions``: optional centres of the dice's top faces in
@@ -746,10 +747,12 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
     area. ``hands``: number of arms reaching in. ``tilt``: the largest die tilt in degrees.
     ``same_style``: all dice alike (default: random, like a real set or a mixed bag);
     ``style``: this look for every die. ``lighting``: fixed light, blur and noise (else random).
+    ``camera_tilt``: the camera's largest tilt from straight down, degrees (perspective).
     """
     faces = check_faces(faces, dice_set)
     rng = np.random.default_rng([seed, 2])
-    table = Table(size, seed, background=background, die_px=die_px, mat_size=mat_size, lighting=lighting)
+    table = Table(size, seed, background=background, die_px=die_px, mat_size=mat_size, lighting=lighting,
+                  tilt_deg=camera_tilt)
     if positions is not None:
         if len(positions) != len(faces):
             raise ValueError(f"{len(positions)} positions given for {len(faces)} faces")

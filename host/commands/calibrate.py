@@ -1,0 +1,95 @@
+"""Calibrate the tray: find the printed mat's four ArUco markers, compute the top-down view
+and the millimetres per pixel, learn the empty tray's picture, and save it all.
+
+Lay the printed mat (see 'dicewatch mat') flat under the camera, all four corner squares in
+view, nothing on it. The calibration is saved in the data directory under calibration/NAME.json
+(with NAME-background.png); 'dicewatch read --calibration NAME' then says for each die
+whether it lies in the rolling or the keep area. Calibrate again whenever the camera or the
+mat moves.
+
+--camera: picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]
+
+examples:
+  dicewatch calibrate --camera picamera
+  dicewatch calibrate --camera opencv:0 --name kitchen --preview topdown.png
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from itertools import islice
+from pathlib import Path
+
+import cv2
+
+from host import paths
+from host.cli import UsageError
+from vision.calibrate import Calibration, CalibrationError, calibrate
+from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
+
+NAME = "calibrate"
+HELP = "find the tray mat's markers and save the calibration (top-down view, scale, background)"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SKIP_FRAMES = {"opencv": 10, "picamera": 0, "video": 0, "frames": 0, "synthetic": 0}
+
+
+def calibration_dir() -> Path:
+    return paths.data_dir() / "calibration"
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name or ""):
+        raise UsageError(f"--name {name!r}: use letters, digits, '-' and '_' (up to 64)")
+    return name
+
+
+def calibration_path(name: str) -> Path:
+    return calibration_dir() / f"{check_name(name)}.json"
+
+
+def load_named(name: str) -> Calibration:
+    """The saved calibration NAME; CalibrationError (with what exists) if there is none."""
+    path = calibration_path(name)
+    if not path.is_file():
+        saved = sorted(p.stem for p in calibration_dir().glob("*.json")) if calibration_dir().is_dir() else []
+        hint = f"saved: {', '.join(saved)}" if saved else "none saved yet; run 'dicewatch calibrate --camera ...'"
+        raise CalibrationError(f"no calibration named {name!r} ({hint})")
+    return Calibration.load(path)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--camera", required=True, metavar="SOURCE",
+                        help="picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]")
+    parser.add_argument("--name", default="default", help="name to save it under (default: default)")
+    parser.add_argument("--frames", type=int, default=8, metavar="N",
+                        help="frames to learn the empty tray from (default 8)")
+    parser.add_argument("--preview", type=Path, metavar="FILE", help="also write the top-down view to this image")
+
+
+def run(args: argparse.Namespace) -> int:
+    name = check_name(args.name)
+    if not 1 <= args.frames <= 200:
+        raise UsageError(f"--frames {args.frames}: expected 1 to 200")
+    try:
+        spec = parse_spec(args.camera)
+    except CameraSpecError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        with open_source(spec, realtime=False) as source:
+            print(f"looking for the mat's markers with {spec} ...", file=sys.stderr, flush=True)
+            frames = (frame.image for frame in islice(source, SKIP_FRAMES[spec.kind], None))
+            calibration = calibrate(frames, name=name, background_frames=args.frames)
+    except (SourceError, CalibrationError) as exc:
+        print(f"dicewatch calibrate: {exc}", file=sys.stderr)
+        return 1
+    path = calibration.save(calibration_path(name))
+    if args.preview:
+        if not cv2.imwrite(str(args.preview), calibration.warp(calibration.background)):
+            print(f"{args.preview}: cannot write the preview (folder missing or not .png/.jpg?)", file=sys.stderr)
+            return 1
+    w, h = calibration.frame_size
+    print(f"calibration {name!r} saved to {path}: {calibration.paper} mat in {w}x{h} frames, "
+          f"{calibration.mm_per_pixel:.3f} mm per pixel at the mat's centre, "
+          f"markers fit to {calibration.reprojection_px:.2f} px")
+    return 0

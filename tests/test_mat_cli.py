@@ -1,0 +1,74 @@
+"""`dicewatch mat` and `dicewatch calibrate` from the command line."""
+from __future__ import annotations
+
+import json
+import re
+
+import cv2
+import numpy as np
+import pytest
+
+from host import cli
+from vision import mat
+from vision.calibrate import find_markers
+
+MM_PER_POINT = 25.4 / 72
+
+
+@pytest.mark.parametrize("size", ["A4", "A3", "letter"])
+def test_mat_pdf_has_the_paper_size(tmp_path, capsys, size):
+    out = tmp_path / "mat.pdf"
+    assert cli.main(["mat", "--out", str(out), "--size", size, "--dpi", "100"]) == 0
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", out.read_bytes())
+    width, height = (float(v) * MM_PER_POINT for v in box.groups())
+    paper_w, paper_h = mat.PAPER_MM[size]
+    assert width == pytest.approx(paper_w, abs=0.5) and height == pytest.approx(paper_h, abs=0.5)
+    assert f"wrote {out}: {size} landscape" in capsys.readouterr().out
+
+
+def test_mat_png_shows_its_four_markers(tmp_path):
+    out = tmp_path / "mat.png"
+    assert cli.main(["mat", "--out", str(out), "--size", "letter", "--dpi", "100"]) == 0
+    found = find_markers(cv2.imread(str(out)))
+    assert sorted(found) == [8, 9, 10, 11]
+
+
+@pytest.mark.parametrize("argv, status, message", [
+    (["mat", "--out", "mat.docx"], 2, "expected a .pdf or .png"),
+    (["mat", "--out", "mat.pdf", "--dpi", "20"], 2, "expected 100 to 600"),
+    (["mat", "--out", "no/such/folder/mat.pdf"], 1, "does not exist"),
+    (["calibrate", "--camera", "webcam"], 2, "unknown camera"),
+    (["calibrate", "--camera", "synthetic", "--name", "../etc"], 2, "use letters, digits"),
+    (["calibrate", "--camera", "frames:/no/such/dir"], 1, "no such folder of frames"),
+])
+def test_bad_input(tmp_path, monkeypatch, capsys, argv, status, message):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == status
+    assert message in capsys.readouterr().err
+
+
+def test_mat_size_must_be_known(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["mat", "--out", "m.pdf", "--size", "A5"])
+    assert exit_info.value.code == 2
+
+
+def test_calibrate_synthetic_camera_saves_in_the_data_dir(tmp_path, dicewatch_home, capsys):
+    preview = tmp_path / "top.png"
+    assert cli.main(["calibrate", "--camera", "synthetic:2", "--name", "table", "--frames", "3",
+                     "--preview", str(preview)]) == 0
+    saved = dicewatch_home / "calibration" / "table.json"
+    data = json.loads(saved.read_text())
+    assert data["mat"] == "A4" and data["frame_size"] == [640, 480] and data["background"] == "table-background.png"
+    assert (dicewatch_home / "calibration" / "table-background.png").is_file()
+    assert sorted(find_markers(cv2.imread(str(preview)))) == [0, 1, 2, 3]
+    assert "calibration 'table' saved" in capsys.readouterr().out
+
+
+def test_calibrate_from_frames_without_the_mat(tmp_path, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i}.png"), np.full((60, 80, 3), 128, np.uint8))
+    assert cli.main(["calibrate", "--camera", f"frames:{folder}"]) == 1
+    assert "no ArUco markers found" in capsys.readouterr().err

@@ -1,0 +1,130 @@
+"""Tray calibration: markers on a rendered mat under perspective give back the homography."""
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import mat, synth
+from vision.calibrate import Calibration, CalibrationError, annotate_roll, calibrate, find_markers
+from vision.roll import KEEP, ROLLING, Roll
+
+GRID = np.array([[u, v] for u in np.linspace(10, 287, 7) for v in np.linspace(10, 200, 5)])
+
+
+def _mat_scene(seed, **kwargs):
+    options = dict(background="mat", camera_tilt=15, size=(640, 480))
+    options.update(kwargs)
+    return synth.render_scene(["2", "5"], seed=seed, **options)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_homography_recovered_under_perspective(seed):
+    image, truth = _mat_scene(seed)
+    calibration = calibrate([image] * 3)
+    assert calibration.paper == "A4" and calibration.frame_size == (640, 480)
+    in_image = cv2.perspectiveTransform(GRID[None], truth.image_from_mat)[0]
+    back = cv2.perspectiveTransform(in_image[None], calibration.image_to_mat)[0]
+    assert np.abs(back - GRID).max() < 1.0  # millimetres, anywhere on the page
+    assert calibration.mm_per_pixel == pytest.approx(synth.DIE_MM / truth.die_px, rel=0.05)
+    assert calibration.reprojection_px < 1.0
+    # Areas agree with where the renderer put the dice.
+    assert [calibration.area_of(d.x, d.y) for d in truth.dice] == [d.area for d in truth.dice]
+
+
+def test_top_down_view_puts_the_markers_where_the_page_has_them():
+    image, truth = _mat_scene(5, size=(800, 600))
+    calibration = calibrate([image])
+    k = 2.0
+    top = calibration.warp(image, px_per_mm=k)
+    layout = mat.layout("A4")
+    assert top.shape[:2] == (round(layout.height * k), round(layout.width * k))
+    found = find_markers(top)
+    for mid, corners in layout.marker_corners().items():
+        assert np.abs(found[mid] - corners * k).max() < 3.0
+
+
+def test_background_is_the_median_of_frames():
+    image, _ = synth.render_scene([], seed=4, background="mat")
+    noisy = [np.clip(image.astype(int) + v, 0, 255).astype(np.uint8) for v in (-30, 0, 30)]
+    calibration = calibrate(noisy, background_frames=3)
+    assert np.array_equal(calibration.background, image)
+
+
+def test_save_load_round_trip(tmp_path):
+    image, truth = _mat_scene(6)
+    calibration = calibrate([image] * 2, name="kitchen")
+    path = calibration.save(tmp_path / "kitchen.json")
+    assert (tmp_path / "kitchen-background.png").is_file()
+    loaded = Calibration.load(path)
+    assert loaded.name == "kitchen" and loaded.paper == "A4" and loaded.frame_size == (640, 480)
+    assert np.allclose(loaded.image_to_mat, calibration.image_to_mat)
+    assert np.array_equal(loaded.background, calibration.background)
+
+
+def test_rolls_get_their_area_and_other_resolutions_scale():
+    image, truth = _mat_scene(7)
+    _, kept = synth.render_scene(["6"], seed=7, background="mat", camera_tilt=15, area="keep")
+    calibration = calibrate([image])
+    roll = Roll(dice=truth.dice + kept.dice, frame_size=(640, 480), notes=("uncalibrated",))
+    annotated = annotate_roll(roll, calibration)
+    assert [d.area for d in annotated.dice] == [ROLLING, ROLLING, KEEP]
+    assert annotated.notes == ("calibrated:default",)
+    half = Roll(dice=tuple(synth.Die(d.face, 1.0, d.x / 2, d.y / 2, d.w / 2, d.h / 2) for d in roll.dice),
+                frame_size=(320, 240))
+    assert [d.area for d in annotate_roll(half, calibration).dice] == [ROLLING, ROLLING, KEEP]
+    with pytest.raises(CalibrationError, match="made for 640x480 frames; this picture is 300x300"):
+        annotate_roll(Roll(dice=roll.dice, frame_size=(300, 300)), calibration)
+
+
+def _cover_marker(image, truth, marker_id):
+    layout = mat.layout("A4")
+    corners = layout.marker_corners()[marker_id]
+    centre = corners.mean(axis=0)
+    grown = centre + (corners - centre) * 1.3
+    pixels = cv2.perspectiveTransform(grown[None], truth.image_from_mat)[0]
+    covered = image.copy()
+    cv2.fillConvexPoly(covered, pixels.astype(np.int32), (255, 255, 255))
+    return covered
+
+
+def test_bad_frames_say_what_is_wrong():
+    blank = np.full((480, 640, 3), 200, np.uint8)
+    with pytest.raises(CalibrationError, match="no ArUco markers found"):
+        calibrate([blank] * 3)
+    image, truth = _mat_scene(8)
+    with pytest.raises(CalibrationError, match=r"found only 3 of the 4 corner markers of the A4 mat; "
+                                               r"missing: bottom-right \(id 2\)"):
+        calibrate([_cover_marker(image, truth, 2)])
+    two = _cover_marker(_cover_marker(image, truth, 0), truth, 3)
+    with pytest.raises(CalibrationError, match=r"only 2 of the 4.*top-left \(id 0\), bottom-left \(id 3\)"):
+        calibrate([two])
+    foreign = np.full((480, 640), 255, np.uint8)
+    foreign[100:200, 100:200] = cv2.aruco.generateImageMarker(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), 30, 100)
+    with pytest.raises(CalibrationError, match="found ArUco markers 30, but none of a dicewatch mat"):
+        calibrate([cv2.cvtColor(foreign, cv2.COLOR_GRAY2BGR)])
+    with pytest.raises(CalibrationError, match="no frames"):
+        calibrate([])
+
+
+def test_bad_files_say_what_is_wrong(tmp_path):
+    with pytest.raises(CalibrationError, match="no such calibration file"):
+        Calibration.load(tmp_path / "none.json")
+    (tmp_path / "text.json").write_text("not json")
+    with pytest.raises(CalibrationError, match="not a calibration file"):
+        Calibration.load(tmp_path / "text.json")
+    (tmp_path / "old.json").write_text(json.dumps({"schema": 99}))
+    with pytest.raises(CalibrationError, match='expected a calibration with "schema": 1'):
+        Calibration.load(tmp_path / "old.json")
+    (tmp_path / "half.json").write_text(json.dumps({"schema": 1, "mat": "A4", "frame_size": [1, 2],
+                                                    "image_to_mat": [[1, 0], [0, 1]]}))
+    with pytest.raises(CalibrationError, match="broken calibration"):
+        Calibration.load(tmp_path / "half.json")
+    image, _ = _mat_scene(9)
+    calibrate([image]).save(tmp_path / "lost.json")
+    (tmp_path / "lost-background.png").unlink()
+    with pytest.raises(CalibrationError, match="background image is missing"):
+        Calibration.load(tmp_path / "lost.json")

@@ -1,0 +1,267 @@
+"""Tray calibration: from camera frames of the printed mat to a top-down, known-scale view.
+
+The four ArUco markers of ``vision.mat`` give 16 corner points with known millimetre
+positions; a homography maps camera pixels to mat millimetres. From it: the top-down view
+(``warp``), the scale (``mm_per_pixel``), and which area a die lies in (``area_of``: the
+rolling area, the keep area, or outside). The empty tray's picture (median of a few frames,
+so noise and a passing shadow drop out) is kept as the background model.
+
+    calibration = calibrate(frames, name="default")
+    calibration.save(folder / "default.json")        # also writes default-background.png
+    roll = annotate_roll(roll, calibration)           # each Die gets area="rolling"/"keep"/...
+
+Paths are always given by the caller (vision never decides where files live).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+import cv2
+import numpy as np
+
+from vision import mat as mat_module
+from vision.roll import Roll
+
+SCHEMA = 1
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+MAX_REPROJECTION_PX = 3.0
+
+
+class CalibrationError(ValueError):
+    """The frames or files cannot give a calibration; the message says why and what to do."""
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """ArUco markers (DICT_4X4_50) in a BGR or grey image: id -> 4x2 corners in pixels."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    dictionary = cv2.aruco.getPredefinedDictionary(mat_module.ARUCO_DICT)
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+    corners, ids, _ = detector.detectMarkers(grey)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)}
+
+
+def identify_mat(found: dict[int, np.ndarray]) -> mat_module.MatLayout:
+    """Which mat the markers belong to; CalibrationError if none, mixed, or not all four."""
+    if not found:
+        raise CalibrationError("no ArUco markers found: is the whole mat in view, evenly lit, in focus, and "
+                               "printed at 100% (see 'dicewatch mat')?")
+    papers = {paper for paper, first in mat_module.FIRST_ID.items() for i in found if first <= i < first + 4}
+    foreign = sorted(i for i in found if not any(first <= i < first + 4 for first in mat_module.FIRST_ID.values()))
+    if not papers:
+        raise CalibrationError(f"found ArUco markers {', '.join(map(str, foreign))}, but none of a dicewatch mat "
+                               "(ids 0-11 of DICT_4X4_50); print one with 'dicewatch mat'")
+    if len(papers) > 1:
+        raise CalibrationError(f"found markers of different mats ({', '.join(sorted(papers))}); "
+                               "keep only one mat in view")
+    paper = papers.pop()
+    layout = mat_module.layout(paper)
+    wanted = [mid for mid, _ in layout.markers]
+    missing = [(CORNER_NAMES[k], mid) for k, mid in enumerate(wanted) if mid not in found]
+    if missing:
+        where = ", ".join(f"{name} (id {mid})" for name, mid in missing)
+        raise CalibrationError(f"found only {4 - len(missing)} of the 4 corner markers of the {paper} mat; "
+                               f"missing: {where}. Make sure all four corners are in view and not covered "
+                               "or in glare")
+    return layout
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """A calibrated tray: camera pixels <-> mat millimetres, and the empty tray's picture."""
+
+    name: str
+    paper: str
+    frame_size: tuple[int, int]           # (width, height) of the frames it was made from
+    image_to_mat: np.ndarray              # 3x3: camera pixels -> mat mm
+    background: np.ndarray | None = None  # BGR, frame_size
+    reprojection_px: float = 0.0          # mean marker-corner error, pixels
+    created: str = ""
+
+    @property
+    def layout(self) -> mat_module.MatLayout:
+        return mat_module.layout(self.paper)
+
+    @property
+    def mat_to_image(self) -> np.ndarray:
+        return np.linalg.inv(self.image_to_mat)
+
+    def to_mat(self, x: float, y: float) -> tuple[float, float]:
+        """Camera pixel -> mat millimetres (origin the page's top-left corner, y down)."""
+        p = self.image_to_mat @ np.array([x, y, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    def area_of(self, x: float, y: float) -> str:
+        """"rolling", "keep" or "outside" for a camera pixel."""
+        return self.layout.area_of(*self.to_mat(x, y))
+
+    @property
+    def mm_per_pixel(self) -> float:
+        """Millimetres per camera pixel at the mat's centre."""
+        layout = self.layout
+        h = self.mat_to_image
+        centre = np.array([[layout.width / 2, layout.height / 2], [layout.width / 2 + 1, layout.height / 2],
+                           [layout.width / 2, layout.height / 2 + 1]], np.float64)
+        p = cv2.perspectiveTransform(centre[None], h)[0]
+        (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+        area = abs(ax * by - ay * bx)  # pixels per square millimetre
+        return float(1.0 / math.sqrt(area))
+
+    def topdown_px_per_mm(self) -> float:
+        """Scale of ``warp``'s picture: about the camera's own resolution on the mat."""
+        return 1.0 / self.mm_per_pixel
+
+    def warp(self, frame: np.ndarray, px_per_mm: float | None = None) -> np.ndarray:
+        """The mat seen from straight above (page orientation, ``px_per_mm`` pixels per mm)."""
+        k = px_per_mm or self.topdown_px_per_mm()
+        layout = self.layout
+        scaled = np.diag([k, k, 1.0]) @ self._for_frame(frame.shape[1], frame.shape[0])
+        size = (int(round(layout.width * k)), int(round(layout.height * k)))
+        return cv2.warpPerspective(frame, scaled, size, flags=cv2.INTER_LINEAR)
+
+    def _for_frame(self, width: int, height: int) -> np.ndarray:
+        """image_to_mat for frames of another resolution (same camera, same aspect ratio)."""
+        w0, h0 = self.frame_size
+        if (width, height) == (w0, h0):
+            return self.image_to_mat
+        if abs(width / height - w0 / h0) > 0.01:
+            raise CalibrationError(f"calibration {self.name!r} was made for {w0}x{h0} frames; this picture is "
+                                   f"{width}x{height} (another camera or crop?); calibrate again")
+        return self.image_to_mat @ np.diag([w0 / width, h0 / height, 1.0])
+
+    def for_frame_size(self, width: int, height: int) -> "Calibration":
+        """This calibration for frames of another resolution with the same aspect ratio."""
+        if (width, height) == tuple(self.frame_size):
+            return self
+        background = None
+        if self.background is not None:
+            background = cv2.resize(self.background, (width, height), interpolation=cv2.INTER_AREA)
+        return replace(self, frame_size=(width, height), image_to_mat=self._for_frame(width, height),
+                       background=background)
+
+    # -------------------------------------------------------------------- files
+
+    def to_json(self, background_file: str | None) -> dict:
+        return {"schema": SCHEMA, "name": self.name, "mat": self.paper, "frame_size": list(self.frame_size),
+                "image_to_mat": [[float(v) for v in row] for row in self.image_to_mat],
+                "mm_per_pixel": round(self.mm_per_pixel, 5), "reprojection_px": round(self.reprojection_px, 3),
+                "background": background_file, "created": self.created}
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``path`` (JSON) and, if there is a background, ``<stem>-background.png`` beside it."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        background_file = None
+        if self.background is not None:
+            background_file = f"{path.stem}-background.png"
+            if not cv2.imwrite(str(path.with_name(background_file)), self.background):
+                raise CalibrationError(f"{path.with_name(background_file)}: cannot write the background image")
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(background_file), indent=2) + "\n")
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Calibration":
+        """Read a calibration written by ``save``; CalibrationError says what is wrong."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+        except FileNotFoundError:
+            raise CalibrationError(f"{path}: no such calibration file") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CalibrationError(f"{path}: not a calibration file (expected JSON): {exc}") from None
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise CalibrationError(f"{path}: expected a calibration with \"schema\": {SCHEMA}")
+        try:
+            matrix = np.array(data["image_to_mat"], np.float64)
+            frame_size = tuple(int(v) for v in data["frame_size"])
+            paper = str(data["mat"])
+            if matrix.shape != (3, 3) or len(frame_size) != 2 or paper not in mat_module.PAPER_MM:
+                raise ValueError("image_to_mat must be 3x3, frame_size [w, h], mat one of "
+                                 + ", ".join(mat_module.PAPER_MM))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(f"{path}: broken calibration ({exc})") from None
+        background = None
+        if data.get("background"):
+            image_path = path.with_name(str(data["background"]))
+            background = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if background is None:
+                raise CalibrationError(f"{image_path}: the calibration's background image is missing or unreadable; "
+                                       "calibrate again")
+        return cls(name=str(data.get("name", path.stem)), paper=paper, frame_size=frame_size, image_to_mat=matrix,
+                   background=background, reprojection_px=float(data.get("reprojection_px", 0.0)),
+                   created=str(data.get("created", "")))
+
+
+def homography_from_markers(found: dict[int, np.ndarray], layout: mat_module.MatLayout) -> tuple[np.ndarray, float]:
+    """Camera pixels -> mat mm from all marker corners; also the mean reprojection error (px)."""
+    known = layout.marker_corners()
+    image_points = np.vstack([found[mid] for mid in known])
+    mat_points = np.vstack([known[mid] for mid in known])
+    matrix, _ = cv2.findHomography(image_points, mat_points, 0)
+    if matrix is None:
+        raise CalibrationError("the markers' corners do not give a homography (all in a line?)")
+    back = cv2.perspectiveTransform(mat_points[None], np.linalg.inv(matrix))[0]
+    return matrix, float(np.linalg.norm(back - image_points, axis=1).mean())
+
+
+def calibrate(frames: Iterable[np.ndarray], *, name: str = "default", background_frames: int = 5,
+              max_tries: int = 30) -> Calibration:
+    """Calibrate from camera frames of the empty mat.
+
+    Looks for the markers in up to ``max_tries`` frames; then learns the background as the
+    per-pixel median of ``background_frames`` frames (the one with the markers and those
+    after it)."""
+    iterator = iter(frames)
+    found, first, error = {}, None, None
+    for _ in range(max_tries):
+        try:
+            frame = next(iterator)
+        except StopIteration:
+            break
+        if frame is None or frame.size == 0:
+            continue
+        found = find_markers(frame)
+        try:
+            layout = identify_mat(found)
+            first = frame
+            break
+        except CalibrationError as exc:
+            error = exc
+    if first is None:
+        raise error or CalibrationError("no frames to calibrate from")
+    matrix, reprojection = homography_from_markers(found, layout)
+    if reprojection > MAX_REPROJECTION_PX:
+        raise CalibrationError(f"the markers do not line up (off by {reprojection:.1f} px on average): is the mat "
+                               "flat and printed at 100%, without 'fit to page'?")
+    stack = [first]
+    for frame in iterator:
+        if len(stack) >= background_frames:
+            break
+        if frame is not None and frame.shape == first.shape:
+            stack.append(frame)
+    background = np.median(np.stack(stack), axis=0).astype(np.uint8) if len(stack) > 1 else first.copy()
+    h, w = first.shape[:2]
+    return Calibration(name=name, paper=layout.paper, frame_size=(w, h), image_to_mat=matrix, background=background,
+                       reprojection_px=reprojection,
+                       created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+
+def annotate_roll(roll: Roll, calibration: Calibration) -> Roll:
+    """The same Roll with each die's ``area`` (rolling / keep / outside) from the calibration."""
+    width, height = roll.frame_size
+    if width and height:
+        calibration = calibration.for_frame_size(width, height)
+    dice = tuple(replace(d, area=calibration.area_of(d.x, d.y)) for d in roll.dice)
+    notes = roll.notes + (f"calibrated:{calibration.name}",) if "uncalibrated" not in roll.notes else tuple(
+        n for n in roll.notes if n != "uncalibrated") + (f"calibrated:{calibration.name}",)
+    return replace(roll, dice=dice, notes=notes)
