@@ -321,6 +321,8 @@ class SyntheticCamera(FrameSource):
     slide to a stop with motion blur while the hand withdraws, and the dice lie still for
     ``hold`` seconds. Then, as scripted, a hand hovers over the tray or nudges a die. Without
     a script it throws random rolls forever. ``truth`` is the last frame's ``FrameTruth``.
+    Iteration stops when the script is used up; append to ``script`` and iterate again to
+    film more throws on the same table (the dice stay where they lie).
 
         with SyntheticCamera(seed=3, script=[ScriptedRoll(("2", "6"))]) as camera:
             for image, t in camera:
@@ -396,9 +398,9 @@ class SyntheticCamera(FrameSource):
         previous_keep: tuple[int, ...] = ()
         while True:
             if self.script is not None:
-                if k >= len(self.script):
-                    return
-                roll = self.script[k]
+                while k >= len(self.script):
+                    yield None  # the script is used up: read() stops until more is appended
+                roll = self._scripted(self.script[k])
             else:
                 roll = self._random_roll()
             yield from self._throw(k, roll, placed, previous_keep)
@@ -498,7 +500,10 @@ class SyntheticCamera(FrameSource):
     def read(self) -> Frame:
         if self._closed:
             raise StopIteration
-        phase, k, placed, hands = next(self._frames)
+        step = next(self._frames)
+        if step is None:
+            raise StopIteration
+        phase, k, placed, hands = step
         poses = [p.pose for p in placed]
         image, dice = self.table.draw(poses, self.dice_set, np.random.default_rng([self.seed, 8, self._index]),
                                       hands=hands)

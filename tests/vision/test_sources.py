@@ -134,3 +134,13 @@ def test_synthetic_bad_scripts(kwargs, message):
 def test_every_source_is_a_context_manager():
     for cls in (sources.PiCamera, sources.OpenCVCamera, VideoFile, FrameFolder, SyntheticCamera):
         assert hasattr(cls, "__enter__") and hasattr(cls, "close")
+
+
+def test_appending_to_the_script_films_more_throws_on_the_same_table():
+    camera = SyntheticCamera(1, script=[], size=(240, 180), lead_in=0.2, hold=0.3)
+    assert all(camera.truth.phase == "empty" for _ in camera)
+    camera.script.append(ScriptedRoll(("1", "2"), keep=(1,)))
+    assert len(list(camera)) > 10 and sorted(camera.truth.faces) == ["1", "2"]
+    camera.script.append(("5",))
+    list(camera)
+    assert sorted(camera.truth.faces) == ["2", "5"] and camera.truth.roll == 1
