@@ -441,6 +441,8 @@ class TableLoop:
             self.show_home()
             return
         undone = self.table.undo()
+        if not getattr(self.state, "is_over", False):
+            self.table.store.mark_closed(self.table.id, closed=False)  # an ended game taken back is open again
         self.reroll_with = None
         self._show(Screen("prompt", title=f"Undone: {undone.get('type')}",
                           lines=(f"{self.game.status(self.state) if self.game.status else ''}",)))

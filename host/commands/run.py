@@ -30,6 +30,9 @@ HELP = "run the box at the table: read the dice, keep the score, drive e-ink and
 
 log = logging.getLogger("dicewatch")
 
+#: games the table loop (host/loop.py) knows how to prompt for
+TABLE_GAMES = ("jingle-bell-roll",)
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("--game", default="jingle-bell-roll", help="the game (default: jingle-bell-roll)")
@@ -90,6 +93,9 @@ def open_table(args, doc: dict, config_path: Path | None):
         game = get_game(args.game)
     except LookupError as exc:
         raise UsageError(str(exc)) from None
+    if game.name not in TABLE_GAMES:
+        raise UsageError(f"the table loop plays {', '.join(TABLE_GAMES)} so far; for {game.title} use "
+                         "dicewatch place, score and replay")
     players = parse_players(args.players)
     store = SessionStore(data_dir() / "sessions.db")
     if args.resume:
