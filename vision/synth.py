@@ -116,6 +116,12 @@ def rot_axis(axis, angle: float) -> np.ndarray:
 
 # Die frame axes carrying faces: +z top, then the sides, then -z bottom.
 _AXES = [np.array(a, float) for a in ((0, 0, 1), (1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, -1))]
+_AXIS_MATRIX = np.array(_AXES)  # (6, 3)
+# Texture axes per face in the die frame (u right, v down the texture) with u x v = -normal,
+# so faces seen from outside are not mirrored; the four corners TL, TR, BR, BL.
+_TEX_U = np.array([_AXES[2] if abs(a[0]) > 0.5 else _AXES[1] for a in _AXES])
+_TEX_V = np.array([np.cross(u, a) for u, a in zip(_TEX_U, _AXES)])
+_CORNERS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
 
 def face_layout(dice_set: str, top: str) -> list[str]:
@@ -237,9 +243,8 @@ class TableCamera:
     def project(self, points: np.ndarray) -> np.ndarray:
         """World points (N, 3) -> image pixels (N, 2)."""
         cam = (np.asarray(points, float) - self.centre) @ self.rotation.T
-        z = np.maximum(cam[:, 2], 1e-6)
-        return np.stack([self.focal * cam[:, 0] / z + self.principal[0],
-                         self.focal * cam[:, 1] / z + self.principal[1]], axis=1)
+        z = np.maximum(cam[:, 2:3], 1e-6)
+        return cam[:, :2] * (self.focal / z) + self.principal
 
     def table_homography(self, z: float = 0.0) -> np.ndarray:
         """3x3 homography from the plane at height ``z`` mm (table: 0) to image pixels."""
@@ -371,8 +376,7 @@ class Table:
             image = cv2.warpPerspective(page, homography, (w, h), flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(c) for c in table))
         else:
-            image = np.empty((h, w, 3), np.uint8)
-            image[:] = table.astype(np.uint8)
+            image = cv2.merge([np.full((h, w), int(c), np.uint8) for c in table])
             k = float(rng.uniform(0.05, 0.2))
             image = cv2.addWeighted(image, 1.0, _noise(rng, h, w), k, -128 * k)   # grain
         # Uneven light: a smooth brightness field over the frame (128 = unchanged).
@@ -513,18 +517,18 @@ class Table:
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if x1 <= x0 or y1 <= y0:
             return
+        # One soft mask: the cast shadow, darker where the die touches the table.
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
         fade = 1.0 / (1.0 + pose.z / pose.size_mm)
         cv2.fillConvexPoly(mask, cv2.convexHull((pts_cast - (x0, y0)).astype(np.int32)), self.lighting.shadow * fade,
                            cv2.LINE_AA)
-        mask = cv2.GaussianBlur(mask, (0, 0), spread)
-        contact = np.zeros_like(mask)
         if pose.z < 1:
-            cv2.fillConvexPoly(contact, cv2.convexHull((pts_foot - (x0, y0)).astype(np.int32)), 0.5, cv2.LINE_AA)
-            contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, spread * 0.35))
-        keep = (1.0 - np.clip(np.maximum(mask, contact), 0, 0.9))[..., None]
+            cv2.fillConvexPoly(mask, cv2.convexHull((pts_foot - (x0, y0)).astype(np.int32)),
+                               min(0.9, self.lighting.shadow + 0.3), cv2.LINE_AA)
+        mask = cv2.GaussianBlur(mask, (0, 0), spread * 0.8)
+        keep = cv2.merge([1.0 - mask] * 3)
         roi = image[y0:y1, x0:x1]
-        roi[:] = cv2.convertScaleAbs(roi * keep)
+        roi[:] = cv2.convertScaleAbs(cv2.multiply(roi, keep, dtype=cv2.CV_32F))
 
     def _draw_die(self, image: np.ndarray, pose: DiePose, geo: dict, dice_set: str) -> Die:
         rot, world, pixels = geo["rot"], geo["world"], geo["pixels"]
@@ -538,23 +542,19 @@ class Table:
         x0, y0 = np.floor(pixels.min(0)).astype(int) - blur_pad
         x1, y1 = np.ceil(pixels.max(0)).astype(int) + blur_pad
         pw, ph = x1 - x0, y1 - y0
-        top_index = int(np.argmax([(rot @ a)[2] for a in _AXES]))
+        normals = _AXIS_MATRIX @ rot.T                      # (6, 3) world normals
+        top_index = int(np.argmax(normals[:, 2]))
+        face_centres = centre + normals * half
+        views = self.camera.centre - face_centres
+        visible = np.einsum("ij,ij->i", normals, views) > 0
+        us, vs = _TEX_U @ rot.T, _TEX_V @ rot.T
         top_outline: tuple = ()
         if pw > 0 and ph > 0 and pw < 4 * w and ph < 4 * h:
             layer = np.zeros((ph, pw, 4), np.float32)
             tex_size = int(np.clip(2 * self.die_px, 32, 128)) // 8 * 8
-            for i, axis in enumerate(_AXES):
-                normal = rot @ axis
-                face_centre = centre + normal * half
-                view = self.camera.centre - face_centre
-                if float(normal @ view) <= 0:
-                    continue
-                # Texture axes (u right, v down) with u x v = -normal, so faces are not mirrored.
-                u_die = _AXES[2] if abs(axis[0]) > 0.5 else _AXES[1]
-                u = rot @ u_die
-                v = rot @ np.cross(u_die, axis)
-                quad3 = np.array([face_centre + (-u - v) * half, face_centre + (u - v) * half,
-                                  face_centre + (u + v) * half, face_centre + (-u + v) * half])
+            for i in np.flatnonzero(visible):
+                normal, view = normals[i], views[i]
+                quad3 = face_centres[i] + (_CORNERS[:, :1] * us[i] + _CORNERS[:, 1:] * vs[i]) * half
                 quad = self.camera.project(quad3)
                 if i == top_index:
                     top_outline = tuple((float(px), float(py)) for px, py in quad)
@@ -567,8 +567,8 @@ class Table:
                 shade *= 1.12  # dice faces are brighter than the matte table they sit on
                 spec = 0.0
                 if pose.style.gloss > 0:
-                    half_vec = light + view / np.linalg.norm(view)
-                    half_vec /= np.linalg.norm(half_vec)
+                    half_vec = light + view / math.sqrt(view @ view)
+                    half_vec /= math.sqrt(half_vec @ half_vec)
                     spec = pose.style.gloss * max(0.0, float(normal @ half_vec)) ** 40 * 120
                 # Shade BGR, add the highlight where the face is; faces of a cube never overlap,
                 # so the premultiplied faces simply add up.
