@@ -211,6 +211,15 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
     alpha = _rounded_mask(size)
     out = np.empty((size, size, 4), np.float32)
     out[..., :3] = canvas.astype(np.float32) * (_bevel(size) * alpha)[..., None]
+    if style.gloss > 0.6:
+        # A glossy die catches the lamp: a soft bright spot (over pips too, as in photos).
+        rng = np.random.default_rng(style.pattern + 1)
+        spot = np.zeros((size, size), np.float32)
+        cx, cy = rng.uniform(0.25, 0.75, 2) * size
+        cv2.ellipse(spot, (int(cx), int(cy)), (int(size * 0.14), int(size * 0.08)), float(rng.uniform(0, 180)),
+                    0, 360, 1.0, -1)
+        spot = cv2.GaussianBlur(spot, (0, 0), size * 0.05) * (style.gloss - 0.6) * 2.5 * 255
+        out[..., :3] = np.minimum(out[..., :3] + (spot * alpha)[..., None], 255 * alpha[..., None])
     out[..., 3] = alpha
     return out
 
