@@ -339,25 +339,27 @@ class TaughtReader:
 
 # --------------------------------------------------------------------------- finding one die
 
-def locate_single_die(image: np.ndarray, min_fraction: float = 0.002) -> Box | None:
+def locate_single_die(image: np.ndarray, min_fraction: float = 0.001) -> Box | None:
     """The box of the one die in a photo of a plain background (teaching photos), or None.
 
-    The background colour is the median of the image border; the die is the largest blob
-    that differs from it.
+    The background (with its shading) is estimated by a wide median filter, which wipes
+    out anything die-sized; the die is the largest blob that differs from it.
     """
     h, w = image.shape[:2]
-    scale = 320.0 / max(h, w) if max(h, w) > 320 else 1.0
-    small = cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))),
-                       interpolation=cv2.INTER_AREA) if scale < 1 else image
-    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.5)
+    scale = min(1.0, 200.0 / max(h, w))
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
-        small = small[:, :, None]
-    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
-    distance = np.linalg.norm(small - np.median(border, axis=0), axis=2)
-    distance = cv2.normalize(distance, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    k = 2 * (max(small.shape[:2]) // 5) + 1
+    backdrop = cv2.medianBlur(small, min(k, 255))
+    distance = np.abs(small.astype(np.int16) - backdrop.astype(np.int16)).max(axis=2)
+    distance = cv2.GaussianBlur(distance.astype(np.uint8), (3, 3), 0)
+    if int(distance.max()) < 25:
+        return None
     _, mask = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     if count <= 1:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -371,21 +373,26 @@ def find_by_background(frame: np.ndarray, background: np.ndarray, *, threshold: 
                        min_side: float = 10.0) -> list[Box]:
     """Die boxes where a frame differs from the empty tray (for teaching at the camera).
 
-    Blobs smaller than ``min_side`` pixels across are noise; shadows are mostly removed by
-    comparing colour direction as well as brightness.
+    Blobs smaller than ``min_side`` pixels across are noise. A die's own shadow is part of
+    its blob (so the box is a little larger on the side away from the light).
     """
     if background.shape != frame.shape:
         raise ValueError(f"background is {background.shape[1]}x{background.shape[0]}, "
                          f"frame is {frame.shape[1]}x{frame.shape[0]}")
     a = cv2.GaussianBlur(frame, (5, 5), 0).astype(np.int16)
     b = cv2.GaussianBlur(background, (5, 5), 0).astype(np.int16)
-    diff = np.abs(a - b).max(axis=2).astype(np.uint8)
-    _, mask = cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)
+    mask = ((np.abs(a - b).max(axis=2) > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    # a light die on a light tray differs mostly at its symbol and edges: join them
+    grow = max(3, int(min_side // 2))
+    joined = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
     boxes = []
-    for x, y, bw, bh, area in stats[1:]:
-        if min(bw, bh) >= min_side and area >= 0.4 * min_side * min_side:
-            boxes.append((x + bw / 2, y + bh / 2, float(bw), float(bh)))
+    for k in range(1, count):
+        ys, xs = np.nonzero((labels == k) & (mask > 0))
+        if len(xs) == 0:
+            continue
+        bw, bh = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+        if min(bw, bh) >= min_side and len(xs) >= 0.3 * min_side * min_side:
+            boxes.append(((xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, float(bw), float(bh)))
     return boxes

@@ -241,51 +241,46 @@ def _synthetic_set(name: str, faces: list[str]) -> str:
 
 
 class CameraSession:
-    """The camera side of interactive teaching: a background, then one settled frame at a time."""
+    """The camera side of interactive teaching: the empty tray, then settled frames.
 
-    def __init__(self, spec: str, faces: list[str], render_set: str | None, shots: int):
+    ``settled()`` is one stream for the whole session (each call continues it). The synthetic
+    camera plays ``script``: the throws the user would make (one die per face, ``shots``
+    times each, then the mixed roll).
+    """
+
+    def __init__(self, spec, render_set: str | None = None, script=None):
         from vision import sources
-        self.spec = sources.parse_spec(spec)
-        self.synthetic = self.spec.kind == "synthetic"
-        self.render_set = render_set
-        self.seed = int(self.spec.target or 0) if self.synthetic else 0
-        self.shots = shots
-        self.camera = None if self.synthetic else sources.open_source(self.spec)
+        self.spec = spec
+        self.synthetic = spec.kind == "synthetic"
+        self.seed = int(spec.target or 0) if self.synthetic else 0
+        if self.synthetic:
+            self.camera = sources.SyntheticCamera(self.seed, script=script, dice_set=render_set,
+                                                  fps=10.0, hold=0.8, lead_in=0.3)
+        else:
+            self.camera = sources.open_source(spec)
         self.background = None
-
-    def _synthetic_camera(self, script):
-        from vision.sources import SyntheticCamera
-        return SyntheticCamera(self.seed, script=script, dice_set=self.render_set, fps=10.0,
-                               hold=0.8, lead_in=0.3, realtime=False)
+        self._stream = None
 
     def learn_background(self) -> None:
         import numpy as np
-        if self.synthetic:
-            with self._synthetic_camera([]) as cam:
-                self.background = cam.read().image
-            return
-        frames = [self.camera.read().image for _ in range(5)]
+        frames = [self.camera.read().image for _ in range(1 if self.synthetic else 5)]
         self.background = np.median(np.stack(frames), axis=0).astype(frames[0].dtype)
 
-    def settled_frames(self, script=None):
-        """Frames each time the scene settles with something new in it."""
+    def settled(self):
+        if self._stream is None:
+            self._stream = self._settles()
+        return self._stream
+
+    def _settles(self):
         from vision.settle import SettleGate
         gate = SettleGate(background=self.background, report_first=True)
-        if self.synthetic:
-            with self._synthetic_camera(script) as cam:
-                for image, t in cam:
-                    settle = gate.update(image, t)
-                    if settle is not None:
-                        yield settle.image
-            return
         for image, t in self.camera:
             settle = gate.update(image, t)
             if settle is not None:
                 yield settle.image
 
     def close(self) -> None:
-        if self.camera is not None:
-            self.camera.close()
+        self.camera.close()
 
 
 def ask(prompt: str, interactive: bool) -> str:
@@ -301,15 +296,18 @@ def ask(prompt: str, interactive: bool) -> str:
 def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
     import numpy as np
     from vision import dicesets, sources, taught
-    from vision.roll import FACE_SETS
     try:
         spec = sources.parse_spec(args.camera)
     except sources.CameraSpecError as exc:
         raise UsageError(str(exc)) from None
     render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
     interactive = spec.kind != "synthetic" and sys.stdin.isatty()
+    check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
+    script = None
+    if spec.kind == "synthetic":  # what a user would do: each face `shots` times, then a mixed roll
+        script = [(face,) for face in faces for _ in range(args.shots)] + [tuple(check_roll)]
     try:
-        session = CameraSession(args.camera, faces, render_set, args.shots)
+        session = CameraSession(spec, render_set, script)
     except sources.SourceError as exc:
         print(f"dicewatch teach: {exc}", file=sys.stderr)
         return 1
@@ -325,8 +323,7 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                    interactive) == "q":
                 return 1
             crops = []
-            script = [((face,)) for _ in range(args.shots + 3)] if session.synthetic else None
-            for frame in session.settled_frames(script):
+            for n_seen, frame in enumerate(session.settled(), 1):
                 boxes = taught.find_by_background(frame, session.background)
                 if len(boxes) != 1:
                     print(f"  I see {len(boxes)} dice; leave exactly one die in the tray", flush=True)
@@ -334,7 +331,7 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                 x, y, w, h = boxes[0]
                 crops.append(taught.crop_die(frame, x, y, w, h, pad=1.1))
                 print(f"  {face}: picture {len(crops)} of {args.shots}", flush=True)
-                if len(crops) >= args.shots:
+                if len(crops) >= args.shots or (session.synthetic and n_seen >= args.shots):
                     break
             if len(crops) < MIN_PHOTOS:
                 print(f"dicewatch teach: the camera stopped after {len(crops)} picture(s) of "
@@ -350,18 +347,16 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
         if ask("Self-check: roll all the dice together (a mixed roll) and let them settle.",
                interactive) == "q":
             return 0
-        order = list(np.random.default_rng(session.seed).permutation(faces)) if session.synthetic else None
-        script = [tuple(order)] if session.synthetic else None
-        for frame in session.settled_frames(script):
+        for frame in session.settled():
             roll = reader(frame)
             if not roll.dice:
                 continue
             read = " ".join(d.face + ("?" if d.confidence < 0.9 else "") for d in roll.dice)
             print(f"read: {read}  ({len(roll.dice)} dice, {len(roll.uncertain())} unsure)")
             if session.synthetic:
-                right = sum(a == b for a, b in zip(sorted(roll.faces), sorted(order)))
-                print(f"self-check: {right} of {len(order)} dice read right "
-                      f"(rolled {' '.join(sorted(order))})")
+                right = sum(min(roll.faces.count(f), check_roll.count(f)) for f in set(check_roll))
+                print(f"self-check: {right} of {len(check_roll)} dice read right "
+                      f"(rolled {' '.join(sorted(check_roll))})")
             elif interactive:
                 answer = input("  is that right? [y/n] ").strip().lower()
                 if answer.startswith("n"):

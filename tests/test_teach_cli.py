@@ -1,0 +1,212 @@
+"""`dicewatch teach`: from a folder of photos, at the (synthetic) camera, and every bad input."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from host import cli
+from vision import dicesets
+from vision.roll import FACE_SETS
+from vision.synth import render_face_crop, render_scene, random_style
+
+FACES = ("SUN", "MOON", "STAR")
+ICONS = dict(zip(FACES, ("COOKIE", "BELL", "GIFT")))  # stand-in art for our made-up faces
+
+
+def write_face_folder(root, faces=FACES, count=5, photos=False):
+    """root/<FACE>/N.png: loose crops (or, with photos=True, 640x480 scenes with one die)."""
+    style = random_style(np.random.default_rng(4))
+    for i, face in enumerate(faces):
+        folder = root / face
+        folder.mkdir(parents=True)
+        for n in range(count):
+            if photos:
+                image, _ = render_scene([ICONS[face]], "jingle-bell-roll", seed=50 * i + n, style=style)
+            else:
+                image = render_face_crop("jingle-bell-roll", ICONS[face], seed=50 * i + n, style=style)
+            cv2.imwrite(str(folder / f"{n}.png"), image)
+    return root
+
+
+def teach(*args):
+    return cli.main(["teach", *map(str, args)])
+
+
+def test_teach_from_crops_then_list_and_read(tmp_path, dicewatch_home, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "sky", "--from", photos) == 0
+    out = capsys.readouterr().out
+    assert "taught sky" in out and "3 faces" in out and "self-check" in out
+    stored = dicesets.load_set("sky", dicewatch_home)
+    assert set(stored.faces) == set(FACES)
+    assert all(len(stored.examples[f]) == 5 for f in FACES)
+    assert (dicewatch_home / "dice" / "sky" / "model.npz").is_file()
+
+
+def test_teach_from_photos_finds_the_die(tmp_path, dicewatch_home, capsys):
+    photos = write_face_folder(tmp_path / "photos", photos=True)
+    assert teach("--dice", "sky", "--from", photos) == 0
+    crops = dicesets.example_crops(dicesets.load_set("sky", dicewatch_home))
+    for face in FACES:  # each crop is about one die, not the whole 640x480 photo
+        assert all(max(c.shape[:2]) < 120 for c in crops[face])
+
+
+def test_existing_name_needs_replace(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "sky", "--from", photos) == 0
+    capsys.readouterr()
+    assert teach("--dice", "sky", "--from", photos) == 1
+    err = capsys.readouterr().err
+    assert "'sky' already exists" in err and "--replace" in err
+    assert teach("--dice", "sky", "--from", photos, "--replace") == 0
+
+
+def test_builtin_name_needs_replace(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "jingle-bell-roll", "--from", photos) == 1
+    assert "built-in die set named 'jingle-bell-roll' already exists" in capsys.readouterr().err
+
+
+def test_replacing_a_builtin_notes_missing_rule_faces(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "jingle-bell-roll", "--from", photos, "--replace") == 0
+    err = capsys.readouterr().err
+    assert "the rules of jingle-bell-roll use the faces" in err and "MILK" in err
+
+
+def test_d6_pips_cannot_be_taught(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "d6-pips", "--from", photos, "--replace") == 2
+    assert "built-in pip reader" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["my dice", "_x", "a/b", "x" * 41, ""])
+def test_bad_set_names(tmp_path, capsys, name):
+    assert teach("--dice", name, "--from", tmp_path) == 2
+    assert "die set name" in capsys.readouterr().err
+
+
+def test_missing_folder(tmp_path, capsys):
+    assert teach("--dice", "sky", "--from", tmp_path / "nope") == 1
+    assert f"--from {tmp_path / 'nope'}: no such folder" in capsys.readouterr().err
+
+
+def test_folder_is_a_file(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("x")
+    assert teach("--dice", "sky", "--from", tmp_path / "a.txt") == 1
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_empty_folder(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert teach("--dice", "sky", "--from", tmp_path / "empty") == 1
+    err = capsys.readouterr().err
+    assert "no face folders" in err and "<FACE>" in err
+
+
+def test_loose_photos_without_face_folders(tmp_path, capsys):
+    (tmp_path / "flat").mkdir()
+    cv2.imwrite(str(tmp_path / "flat" / "1.png"), np.zeros((40, 40, 3), np.uint8))
+    assert teach("--dice", "sky", "--from", tmp_path / "flat") == 1
+    assert "holds 1 photo(s) directly" in capsys.readouterr().err
+
+
+def test_empty_face_folder(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    (photos / "COMET").mkdir()
+    (photos / "COMET" / "notes.txt").write_text("not a photo")
+    assert teach("--dice", "sky", "--from", photos) == 1
+    err = capsys.readouterr().err
+    assert f"{photos / 'COMET'}: no photos" in err
+    assert not (tmp_path / "dice" / "sky").exists()
+
+
+def test_unreadable_image_is_named(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    (photos / "SUN" / "broken.jpg").write_bytes(b"this is not a jpeg")
+    (photos / "MOON" / "empty.png").write_bytes(b"")
+    assert teach("--dice", "sky", "--from", photos) == 1
+    err = capsys.readouterr().err
+    assert f"{photos / 'SUN' / 'broken.jpg'}: not an image" in err
+    assert f"{photos / 'MOON' / 'empty.png'}: empty file" in err
+
+
+def test_too_few_examples_says_needed_and_found(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos", count=5)
+    for extra in ("3.png", "4.png"):
+        (photos / "STAR" / extra).unlink()
+    assert teach("--dice", "sky", "--from", photos) == 1
+    err = capsys.readouterr().err
+    assert "3 photo(s) of STAR; at least 5 needed" in err
+
+
+def test_a_single_face_is_not_a_die(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos", faces=("SUN",))
+    assert teach("--dice", "sky", "--from", photos) == 1
+    assert "at least 2 faces" in capsys.readouterr().err
+
+
+def test_bad_face_folder_name(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    (photos / "SUN").rename(photos / "SUN DAY")
+    assert teach("--dice", "sky", "--from", photos) == 1
+    assert "face name 'SUN DAY'" in capsys.readouterr().err
+
+
+def test_photo_without_a_die(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    cv2.imwrite(str(photos / "SUN" / "blank.png"), np.full((480, 640, 3), 200, np.uint8))
+    assert teach("--dice", "sky", "--from", photos) == 1
+    assert f"{photos / 'SUN' / 'blank.png'}: no die found" in capsys.readouterr().err
+
+
+def test_faces_flag_is_for_the_camera(tmp_path, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "sky", "--from", photos, "--faces", "A,B") == 2
+    assert "--faces is for --camera" in capsys.readouterr().err
+
+
+def test_from_and_camera_are_exclusive(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        teach("--dice", "sky", "--from", tmp_path, "--camera", "synthetic")
+    assert exc.value.code == 2
+
+
+def test_camera_needs_face_names_for_a_new_set(capsys):
+    assert teach("--dice", "sky", "--camera", "synthetic") == 2
+    assert "--faces: say the face names" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("faces, message", [("A,A", "named twice"), ("A", "at least 2 faces"),
+                                            ("A,B C", "face name 'B C'")])
+def test_bad_faces_flag(capsys, faces, message):
+    assert teach("--dice", "sky", "--camera", "synthetic", "--faces", faces) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_synthetic_camera_draws_only_builtin_faces(capsys):
+    assert teach("--dice", "sky", "--camera", "synthetic", "--faces", "SUN,MOON") == 2
+    assert "synthetic draws only the built-in faces" in capsys.readouterr().err
+
+
+def test_bad_camera_spec(capsys):
+    assert teach("--dice", "sky", "--camera", "webcam", "--faces", "A,B") == 2
+    assert "unknown camera" in capsys.readouterr().err
+
+
+def test_too_few_shots(capsys):
+    assert teach("--dice", "jingle-bell-roll", "--camera", "synthetic", "--shots", "2", "--replace") == 2
+    assert "at least 5 pictures" in capsys.readouterr().err
+
+
+def test_teach_at_the_synthetic_camera(dicewatch_home, capsys):
+    status = teach("--dice", "sweets", "--camera", "synthetic:2", "--faces", "MILK,COOKIE,BELL",
+                   "--shots", "5")
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "Face 1 of 3" in out and "COOKIE: picture 5 of 5" in out
+    assert "Self-check: roll all the dice" in out and "read:" in out
+    stored = dicesets.load_set("sweets", dicewatch_home)
+    assert stored.faces == ("MILK", "COOKIE", "BELL")
+    assert all(len(stored.examples[f]) == 5 for f in stored.faces)
