@@ -403,7 +403,10 @@ class TableLoop:
         return faces_of(self.game.dice or "d6-pips")
 
     def _next(self) -> None:
-        if self.menu is not None and self.menu.kind == "character":
+        if self.pending is not None:
+            # Next on "Check die N": the die is what the camera read
+            self._confirm_face(self.pending.faces[self.pending.flagged[0]])
+        elif self.menu is not None and self.menu.kind == "character":
             # Next: play on without (more) character cards.
             self.menu, self.setup_done = None, True
             self.show_home()
@@ -488,9 +491,10 @@ class TableLoop:
     def on_read(self, roll) -> None:
         """A settled read from the camera (a ``vision.roll.Roll``)."""
         state = self.state
-        if state.is_over or not self.setup_done or self.wizard is not None or (
-                self.menu is not None and self.pending is None):
-            return  # dice moved while a menu is open: ignore; the menu says what to do
+        if state.is_over or not self.setup_done or self.wizard is not None:
+            return  # dice moved while scoring or choosing characters: the screen says what to do
+        if self.menu is not None and self.pending is None:
+            self.menu = None  # the knob's menu was open, but the dice were rolled: read them
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
         if not faces:

@@ -77,9 +77,19 @@ def test_a_low_confidence_die_must_be_checked_and_a_correction_is_logged(table):
 
 def test_a_confirmed_die_is_not_a_correction(table):
     loop, _ = make_loop(table)
-    loop.on_read(roll_of(FIRST, unsure={0}))
+    loop.on_read(roll_of(FIRST, unsure={0, 1}))
     loop.handle("score")  # Score confirms the highlighted (as read) face
+    assert table.state.roll_number == 0 and loop.pending.flagged == [1]
+    loop.handle("next")   # Next: as read
     assert kinds(table) == [("event", "roll")]
+
+
+def test_rolling_while_the_knob_menu_is_open_reads_the_roll(table):
+    loop, _ = make_loop(table)
+    loop.handle("push")
+    assert loop.menu is not None
+    loop.on_read(roll_of(FIRST))
+    assert loop.menu is None and table.state.roll_number == 1
 
 
 def test_a_bell_that_changed_is_refused_and_nothing_changes(table):
