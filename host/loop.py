@@ -695,7 +695,12 @@ class TableLoop:
             self.handle(command)
         frame = self._next_frame()
         if frame is not None and self.watcher is not None:
-            self.on_frame(frame)
+            try:
+                self.on_frame(frame)
+            except Exception as exc:  # noqa: BLE001 - one unreadable picture must not end the game
+                log.exception("reading a frame failed")
+                self._error("Could not read the dice", f"{type(exc).__name__}: {exc}",
+                            "Roll again; if it keeps happening, check the camera and the light.")
         now = self.clock()
         for presenter in self.presenters:
             try:

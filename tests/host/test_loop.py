@@ -312,3 +312,17 @@ def test_the_loop_resumes_a_stored_game(tmp_path):
         loop, screen = make_loop(again)
         assert screen.screens[-1].kind == "roll"
         assert NOTE not in [e.kind for e in again.entries]
+
+
+def test_a_reader_that_crashes_on_one_picture_does_not_end_the_game(table):
+    def watcher(frame):
+        if frame == "bad":
+            raise ValueError("empty frame")
+        return frame
+
+    camera = FlakyCamera(["bad", (SETTLED, roll_of(FIRST))])
+    loop, screen = make_loop(table, watcher=watcher, open_camera=lambda: camera)
+    loop.step()
+    assert screen.screens[-1].title == "Could not read the dice"
+    loop.step()
+    assert table.state.roll_number == 1
