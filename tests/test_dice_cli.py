@@ -1,0 +1,120 @@
+"""`dicewatch dice list|show|delete|rename` and the die-set store behind it."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from host import cli
+from vision import dicesets
+from vision.synth import random_style, render_face_crop
+
+ICONS = {"SUN": "COOKIE", "MOON": "BELL", "STAR": "GIFT"}
+
+
+@pytest.fixture
+def sky(dicewatch_home):
+    """A small taught set 'sky' with three faces, 5 crops each."""
+    style = random_style(np.random.default_rng(1))
+    examples = {face: [render_face_crop("jingle-bell-roll", icon, seed=10 * i + n, style=style)
+                       for n in range(5)] for i, (face, icon) in enumerate(ICONS.items())}
+    return dicesets.save_set("sky", examples, dicewatch_home)
+
+
+def dice(*args):
+    return cli.main(["dice", *map(str, args)])
+
+
+def test_list_shows_builtins_and_taught(sky, capsys):
+    assert dice("list") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("d6-pips") and "1, 2, 3, 4, 5, 6" in out[0]
+    assert any(l.startswith("jingle-bell-roll") and "MILK, COOKIE" in l for l in out)
+    assert any(l.startswith("christmas-romance") and "SNOWFLAKE, FACE-2" in l for l in out)
+    assert any(l.startswith("sky") and "taught, 15 examples: SUN, MOON, STAR" in l for l in out)
+
+
+def test_show_writes_a_contact_sheet(sky, tmp_path, capsys):
+    out = tmp_path / "sheets" / "sky.png"
+    assert dice("show", "sky", "--out", out) == 0
+    sheet = cv2.imread(str(out))
+    assert sheet is not None and sheet.shape[0] > 3 * 64  # a row per face
+    assert "SUN 5, MOON 5, STAR 5" in capsys.readouterr().out
+
+
+def test_show_builtin_materialises_its_default(dicewatch_home, tmp_path, capsys):
+    assert dice("show", "christmas-romance", "--out", tmp_path / "cr.png") == 0
+    assert "SNOWFLAKE 8" in capsys.readouterr().out
+    assert (dicewatch_home / "dice" / "christmas-romance" / "faces.json").is_file()
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (("show", "d6-pips"), 1, "built-in pip reader; it has no taught examples"),
+    (("show", "nope"), 1, "no die set named 'nope'"),
+    (("show", "sky", "--out", "x.jpg"), 2, "give a file name ending in .png"),
+    (("show", "bad name"), 2, "die set name 'bad name'"),
+    (("delete", "nope"), 1, "no die set named 'nope'"),
+    (("delete", "d6-pips"), 1, "cannot be deleted"),
+    (("delete", "jingle-bell-roll"), 1, "built in and has not been taught; nothing to delete"),
+    (("rename", "sky", "COMET", "X"), 1, "'sky' has no face 'COMET'; its faces: SUN, MOON, STAR"),
+    (("rename", "sky", "SUN", "MOON"), 1, "'sky' already has a face 'MOON'"),
+    (("rename", "sky", "SUN", "SUN DAY"), 1, "face name 'SUN DAY'"),
+    (("rename", "d6-pips", "1", "ONE"), 1, "built-in pip reader"),
+    (("rename", "nope", "A", "B"), 1, "no die set named 'nope'"),
+])
+def test_bad_input(sky, capsys, args, code, message):
+    assert dice(*args) == code
+    assert message in capsys.readouterr().err
+
+
+def test_no_action_is_usage(capsys):
+    assert dice() == 2
+    assert "list, show NAME, delete NAME or rename NAME OLD NEW" in capsys.readouterr().err
+
+
+def test_show_out_is_a_folder(sky, tmp_path, capsys):
+    (tmp_path / "d.png").mkdir()
+    assert dice("show", "sky", "--out", tmp_path / "d.png") == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_delete_taught_set(sky, dicewatch_home, capsys):
+    assert dice("delete", "sky") == 0
+    assert "deleted sky" in capsys.readouterr().out
+    assert not (dicewatch_home / "dice" / "sky").exists()
+    assert not dicesets.exists("sky", dicewatch_home)
+
+
+def test_delete_retaught_builtin_brings_default_back(dicewatch_home, capsys):
+    dicesets.load_set("jingle-bell-roll", dicewatch_home)  # materialised default
+    assert dice("delete", "jingle-bell-roll") == 0
+    assert "it now reads with the built-in default" in capsys.readouterr().out
+    assert dicesets.load_set("jingle-bell-roll", dicewatch_home).faces[0] == "MILK"
+
+
+def test_rename_placeholder_face(dicewatch_home, capsys):
+    assert dice("rename", "christmas-romance", "FACE-2", "HEART") == 0
+    assert "FACE-2 is now HEART" in capsys.readouterr().out
+    model = dicesets.load_model("christmas-romance", dicewatch_home)
+    assert model.faces == ("SNOWFLAKE", "HEART", "FACE-3", "FACE-4", "FACE-5", "FACE-6")
+    crop = render_face_crop("christmas-romance", "FACE-2", seed=99)
+    assert model.classify(crop)[0] in model.faces
+
+
+def test_broken_faces_json_is_reported(sky, dicewatch_home, capsys):
+    (dicewatch_home / "dice" / "sky" / "faces.json").write_text("{not json")
+    assert dice("show", "sky") == 1
+    assert "faces.json: not readable JSON" in capsys.readouterr().err
+
+
+def test_missing_model_is_rebuilt_from_examples(sky, dicewatch_home):
+    (dicewatch_home / "dice" / "sky" / "model.npz").unlink()
+    model = dicesets.load_model("sky", dicewatch_home)
+    assert model.faces == ("SUN", "MOON", "STAR")
+    assert (dicewatch_home / "dice" / "sky" / "model.npz").is_file()
+
+
+def test_missing_example_crop_is_named(sky, dicewatch_home, capsys):
+    (dicewatch_home / "dice" / "sky" / "examples" / "0-00.png").unlink()
+    assert dice("show", "sky") == 1
+    assert "0-00.png: example crop missing or unreadable" in capsys.readouterr().err
