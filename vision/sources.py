@@ -98,13 +98,15 @@ class PiCamera(FrameSource):
             image, t = camera.read()
 
     :param size: (width, height) of the frames.
+    :param fps: frames per second to ask the sensor for.
     :param warmup: seconds to let exposure and white balance settle before locking them.
     :param lock: lock exposure and white balance after warm-up (default True).
     """
 
     name = "picamera"
 
-    def __init__(self, *, size: tuple[int, int] = (1280, 720), warmup: float = 1.5, lock: bool = True):
+    def __init__(self, *, size: tuple[int, int] = (1280, 720), fps: float = 30.0, warmup: float = 1.5,
+                 lock: bool = True):
         try:
             from picamera2 import Picamera2  # Pi-only; never at module top level
         except ImportError as exc:
@@ -112,7 +114,8 @@ class PiCamera(FrameSource):
                               f"python3-picamera2, and a venv made with --system-site-packages): {exc}") from None
         try:
             self._camera = Picamera2()
-            config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
+            config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"},
+                                                              controls={"FrameRate": float(fps)})
             self._camera.configure(config)
             self._camera.start()
         except Exception as exc:  # libcamera raises plain RuntimeError/IndexError when no camera
@@ -334,7 +337,8 @@ class SyntheticCamera(FrameSource):
     :param size: (width, height) of the frames.
     :param fps: frames per second of the timestamps.
     :param background: "mat" (the printed tray mat, default) or "tray".
-    :param hands: draw the hand that throws (and random hovers in random mode).
+    :param hands: draw the hand that throws and hovers (False: dice fly in by themselves and
+        there are no hovers; a scripted nudge still shows its finger).
     :param realtime: pace frames at ``fps`` of wall-clock time (for the live demo).
     :param hold: seconds dice lie still after each throw.
     :param lead_in: seconds of empty tray at the start (for calibration's background).
@@ -423,7 +427,7 @@ class SyntheticCamera(FrameSource):
     def _throw(self, k: int, roll: ScriptedRoll, placed: list[_Placed], previous_keep: tuple[int, ...]):
         rng, table = self._rng, self.table
         hand = self._hand(reach=float(rng.uniform(0.7, 0.95)))
-        reach_in = self._count(0.35)
+        reach_in = self._count(0.35) if self.hands else 0
         for i in range(reach_in):
             yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / reach_in))]
         # Under the hand: last throw's dice are picked up, the ones to keep set aside.
@@ -456,7 +460,7 @@ class SyntheticCamera(FrameSource):
         for i in range(tumble):
             tau = (i + 1) / tumble
             poses = [f.pose_at(tau, dt, table) for f in flights]
-            hands = [synth.hand_at(hand, 1 - (i + 1) / retreat)] if i + 1 < retreat else []
+            hands = [synth.hand_at(hand, 1 - (i + 1) / retreat)] if self.hands and i + 1 < retreat else []
             yield ("hand" if hands else "moving"), k, kept + [_Placed(p) for p in poses], hands
         placed[:] = kept + [_Placed(f.final) for f in flights]
         for _ in range(self._count(self.hold)):
@@ -621,7 +625,7 @@ def open_source(spec: str | CameraSpec, *, size: tuple[int, int] | None = None, 
     if isinstance(spec, str):
         spec = parse_spec(spec)
     if spec.kind == "picamera":
-        return PiCamera(size=size or (1280, 720))
+        return PiCamera(size=size or (1280, 720), fps=fps)
     if spec.kind == "opencv":
         return OpenCVCamera(spec.target, size=size)
     if spec.kind == "video":

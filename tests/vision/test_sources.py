@@ -144,3 +144,23 @@ def test_appending_to_the_script_films_more_throws_on_the_same_table():
     camera.script.append(("5",))
     list(camera)
     assert sorted(camera.truth.faces) == ["2", "5"] and camera.truth.roll == 1
+
+
+def test_a_camera_that_stops_delivering_is_lost(tmp_path):
+    # A stream that ends stands in for an unplugged camera: OpenCV's own capture, no fakes.
+    path = tmp_path / "stream.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 24))
+    for i in range(2):
+        writer.write(np.full((24, 32, 3), 100, np.uint8))
+    writer.release()
+    with sources.OpenCVCamera(str(path), retries=2) as camera:
+        camera.read(), camera.read()
+        with pytest.raises(CameraError, match="stopped delivering frames"):
+            camera.read()
+
+
+def test_synthetic_camera_without_hands():
+    camera = SyntheticCamera(3, script=[ScriptedRoll(("6",), hover=True)], hands=False, size=(240, 180),
+                             lead_in=0.1, hold=0.3)
+    phases = {camera.truth.phase for _ in camera}
+    assert "hand" not in phases and "moving" in phases
