@@ -32,7 +32,7 @@ POWER_PINS: dict[int, str] = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V",
 _ID_EEPROM = {0: "the HAT ID EEPROM's ID_SD", 1: "the HAT ID EEPROM's ID_SC"}
 _INKY = {
     2: "the Inky HAT's EEPROM I2C SDA", 3: "the Inky HAT's EEPROM I2C SCL",
-    7: "SPI0 CE1 (claimed by the SPI driver)", 8: "the Inky HAT's SPI0 chip select CE0",
+    7: "SPI0 CE1 (kept free for the SPI driver)", 8: "the Inky HAT's SPI0 chip select CE0",
     9: "SPI0 MISO", 10: "the Inky HAT's SPI0 MOSI", 11: "the Inky HAT's SPI0 SCLK",
     17: "the Inky HAT's BUSY line", 22: "the Inky HAT's DC line", 27: "the Inky HAT's RESET line",
 }
