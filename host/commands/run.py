@@ -44,7 +44,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--resume", nargs="?", const="latest", metavar="SESSION",
                         help="continue the last unfinished game (or SESSION); starts a new one for --players "
                              "when there is none")
-    parser.add_argument("--panel", metavar="PORT", help="serial port of the Pico table panel, e.g. /dev/ttyACM0")
+    parser.add_argument("--panel", metavar="PORT",
+                        help="the Pico table panel: auto (found by USB id 2E8A:0005), serial:/dev/ttyACM0, "
+                             "or a port path")
     parser.add_argument("--display", choices=("inky", "png", "none"), help="e-ink backend (default: config, else inky)")
     parser.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
