@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
@@ -174,6 +175,95 @@ def turned_patterns(crop: np.ndarray, angles: int = ANGLES,
     return np.stack(out)
 
 
+# --------------------------------------------------------------------------- features
+
+EMBED_MODEL = Path(__file__).resolve().parent / "models" / "taught_embed.onnx"
+EMBED_CROP = 32  # must match vision/training/taught_symbols.py
+EMBED_PAD = 1.1  # crop side / die box side, as in training (0.95-1.25)
+
+
+class PatternFeatures:
+    """Hand-built: band-passed pixel patterns; examples turned through ANGLES x SCALES,
+    queries tried at small SHIFTS."""
+
+    name = "pattern"
+
+    def example(self, crop: np.ndarray) -> np.ndarray:
+        return turned_patterns(crop)
+
+    def query(self, crop: np.ndarray) -> np.ndarray:
+        return shifted_patterns(crop)
+
+
+class EmbedFeatures:
+    """Learned: a small network trained on dice with random symbols only
+    (vision/training/train_taught_embedding.py) maps a crop to a 64-d unit vector. Each crop
+    is embedded at four quarter turns and the results averaged, so turning does not matter;
+    examples are also stored turned by 45 degrees."""
+
+    name = "embed"
+
+    def __init__(self, path: Path = EMBED_MODEL):
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"{path}: the taught-dice embedding is missing "
+                                    f"(python -m vision.training.train_taught_embedding)")
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def _embed(self, crops: list[np.ndarray]) -> np.ndarray:
+        small = [cv2.resize(_bgr(c), (EMBED_CROP, EMBED_CROP),
+                            interpolation=cv2.INTER_AREA if c.shape[0] > EMBED_CROP else cv2.INTER_LINEAR)
+                 for c in crops]
+        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in small for k in range(4)]
+        self.net.setInput(cv2.dnn.blobFromImages(turned, 1 / 255.0))
+        z = self.net.forward().reshape(len(small), 4, -1).mean(axis=1)
+        return (z / np.linalg.norm(z, axis=1, keepdims=True).clip(1e-6)).astype(np.float32)
+
+    def example(self, crop: np.ndarray) -> np.ndarray:
+        _check(crop)
+        side = crop.shape[0]
+        m = cv2.getRotationMatrix2D(((crop.shape[1] - 1) / 2, (side - 1) / 2), 45.0, 1.0)
+        turned = cv2.warpAffine(crop, m, (crop.shape[1], side), borderMode=cv2.BORDER_REFLECT)
+        return self._embed([crop, turned])
+
+    def query(self, crop: np.ndarray) -> np.ndarray:
+        _check(crop)
+        return self._embed([crop])
+
+
+def _bgr(crop: np.ndarray) -> np.ndarray:
+    crop = _square(crop)
+    if crop.ndim == 2:
+        return cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    if crop.shape[2] == 4:
+        return cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+    return crop
+
+
+_FEATURES: dict[str, object] = {}
+
+
+def embed_id() -> str:
+    """A fingerprint of the installed embedding (taught models made with another are stale)."""
+    import hashlib
+    if not EMBED_MODEL.is_file():
+        return "missing"
+    return hashlib.sha1(EMBED_MODEL.read_bytes()).hexdigest()[:12]
+
+
+def features(kind: str | None = None):
+    """The feature extractor by name; default: the learned embedding when it is installed."""
+    if kind is None:
+        kind = "embed" if EMBED_MODEL.is_file() else "pattern"
+    if kind not in _FEATURES:
+        if kind == "embed":
+            _FEATURES[kind] = EmbedFeatures()
+        elif kind == "pattern":
+            _FEATURES[kind] = PatternFeatures()
+        else:
+            raise ValueError(f"unknown feature kind {kind!r}; expected 'embed' or 'pattern'")
+    return _FEATURES[kind]
+
+
 # --------------------------------------------------------------------------- model
 
 @dataclass(frozen=True)
@@ -192,6 +282,7 @@ class FaceModel:
     fit_floor: float
     fit_scale: float
     self_check: tuple[int, int] = (0, 0)  # teaching examples read right when left out, of all
+    kind: str = "pattern"  # which features (see ``features``)
 
     def face_scores(self, patterns: np.ndarray) -> np.ndarray:
         """Best cosine similarity per face over one or more patterns of the same crop."""
@@ -211,14 +302,15 @@ class FaceModel:
 
     def classify(self, crop: np.ndarray) -> tuple[str, float]:
         """The top face of one die crop and the confidence in [0, 1]."""
-        scores = self.face_scores(shifted_patterns(crop))
+        scores = self.face_scores(features(self.kind).query(crop))
         return self.faces[int(np.argmax(scores))], self.confidence(scores)
 
     # ---- persistence (numpy .npz; the face names live with it so the file stands alone)
     def save(self, path) -> None:
         meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
                 "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
-                "fit_scale": self.fit_scale, "self_check": list(self.self_check)}
+                "fit_scale": self.fit_scale, "self_check": list(self.self_check),
+                "kind": self.kind, "embed_id": embed_id() if self.kind == "embed" else ""}
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
@@ -228,7 +320,8 @@ class FaceModel:
     def load(cls, path) -> "FaceModel":
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta.get("version") != MODEL_VERSION or meta.get("side") != SIDE:
+            if meta.get("version") != MODEL_VERSION or meta.get("side") != SIDE or \
+                    (meta.get("kind") == "embed" and meta.get("embed_id") != embed_id()):
                 raise ValueError(f"{path}: model version {meta.get('version')} "
                                  f"(side {meta.get('side')}); expected {MODEL_VERSION} "
                                  f"(side {SIDE}): teach the set again")
@@ -237,16 +330,17 @@ class FaceModel:
                        labels=data["labels"].astype(np.int64),
                        margin_scale=float(meta["margin_scale"]),
                        fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]),
-                       self_check=tuple(meta.get("self_check", (0, 0))))
+                       self_check=tuple(meta.get("self_check", (0, 0))),
+                       kind=meta.get("kind", "pattern"))
 
     def renamed(self, old: str, new: str) -> "FaceModel":
         faces = tuple(new if f == old else f for f in self.faces)
         return FaceModel(faces, self.templates, self.labels, self.margin_scale,
-                         self.fit_floor, self.fit_scale, self.self_check)
+                         self.fit_floor, self.fit_scale, self.self_check, self.kind)
 
 
 def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
-          min_examples: int = MIN_EXAMPLES) -> FaceModel:
+          min_examples: int = MIN_EXAMPLES, kind: str | None = None) -> FaceModel:
     """Build a FaceModel from example crops per face name (BGR or gray arrays).
 
     Raises TeachError naming the face when a face has fewer than ``min_examples`` crops or
@@ -259,15 +353,16 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
         if len(examples[face]) < min_examples:
             raise TeachError(f"face {face}: {len(examples[face])} example(s); "
                              f"at least {min_examples} needed")
+    extract = features(kind)
     templates, labels, owners, plain = [], [], [], []
     example_id = 0
     for index, face in enumerate(faces):
         for crop in examples[face]:
-            turned = turned_patterns(crop)
+            turned = extract.example(crop)
             templates.append(turned)
             labels.append(np.full(len(turned), index))
             owners.append(np.full(len(turned), example_id))
-            plain.append((index, example_id, shifted_patterns(crop)))
+            plain.append((index, example_id, extract.query(crop)))
             example_id += 1
     templates_arr = np.concatenate(templates).astype(np.float32)
     labels_arr = np.concatenate(labels).astype(np.int64)
@@ -275,7 +370,7 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
     margin_scale, fit_floor, fit_scale, right = _calibrate(faces, templates_arr, labels_arr,
                                                            owners_arr, plain)
     return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
-                     (right, len(plain)))
+                     (right, len(plain)), extract.name)
 
 
 def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, float, int]:

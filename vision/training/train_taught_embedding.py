@@ -47,8 +47,8 @@ def build_net(dim: int = 64):
     class Embed(nn.Module):
         def __init__(self):
             super().__init__()
-            self.body = nn.Sequential(conv(3, 32), conv(32, 32, 2), conv(32, 64), conv(64, 64, 2),
-                                      conv(64, 96), conv(96, 96, 2), conv(96, 128),
+            self.body = nn.Sequential(conv(3, 24), conv(24, 48, 2), conv(48, 48), conv(48, 96, 2),
+                                      conv(96, 96), conv(96, 128, 2), conv(128, 128),
                                       nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(128, dim))
 
         def forward(self, x):
@@ -64,8 +64,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--symbols", type=int, default=2400)
     parser.add_argument("--views", type=int, default=10)
-    parser.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--ways", type=int, default=24)
+    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--ways", type=int, default=16)
     parser.add_argument("--shots", type=int, default=4)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
@@ -120,7 +120,7 @@ def main(argv=None) -> int:
         loss.backward()
         opt.step()
         sched.step()
-        if step % 100 == 0 or step == args.steps - 1:
+        if step % 50 == 0 or step == args.steps - 1:
             net.eval()
             with torch.no_grad():
                 accs = [loss_acc(episode(0, held))[1] for _ in range(5)]
