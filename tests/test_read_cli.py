@@ -1,0 +1,115 @@
+"""`dicewatch read`: output formats, bad inputs (each reported, the rest still read), flags."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from host import cli
+from vision.synth import render_scene
+
+
+@pytest.fixture(scope="module")
+def scene():
+    image, truth = render_scene(["2", "5", "6"], "d6-pips", seed=11, size=(640, 480), die_px=40,
+                                tilt=3.0, touching=0.0)
+    return image, truth
+
+
+@pytest.fixture
+def photo(tmp_path, scene):
+    path = tmp_path / "three.png"
+    cv2.imwrite(str(path), scene[0])
+    return path
+
+
+def json_lines(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_json_line_per_image_with_faces_and_centres(photo, scene, capsys):
+    assert cli.main(["read", str(photo), "--json"]) == 0
+    (line,) = json_lines(capsys.readouterr().out)
+    assert line["image"] == str(photo)
+    assert sorted(d["face"] for d in line["dice"]) == ["2", "5", "6"]
+    for d in line["dice"]:
+        assert set(d) == {"face", "confidence", "x", "y", "w", "h"}
+        assert 0.0 <= d["confidence"] <= 1.0
+        nearest = min(scene[1].dice, key=lambda t: (t.x - d["x"]) ** 2 + (t.y - d["y"]) ** 2)
+        assert nearest.face == d["face"]
+        assert abs(nearest.x - d["x"]) < 10 and abs(nearest.y - d["y"]) < 10
+
+
+def test_plain_output_gives_faces_and_total(photo, capsys):
+    assert cli.main(["read", str(photo)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{photo}: ") and "total 13" in out and "3 dice" in out
+
+
+def test_bad_images_are_reported_and_the_others_still_read(tmp_path, photo, capsys):
+    text = tmp_path / "notes.jpg"
+    text.write_text("this is not a photo\n")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    missing = tmp_path / "missing.jpg"
+    status = cli.main(["read", str(missing), str(text), str(photo), str(empty), "--json"])
+    assert status == 1
+    lines = json_lines(capsys.readouterr().out)
+    assert [o["image"] for o in lines] == [str(missing), str(text), str(photo), str(empty)]
+    assert "no such file" in lines[0]["error"]
+    assert "not an image" in lines[1]["error"]
+    assert len(lines[2]["dice"]) == 3 and "error" not in lines[2]
+    assert "empty file" in lines[3]["error"]
+
+
+def test_bad_image_without_json_goes_to_stderr(tmp_path, capsys):
+    assert cli.main(["read", str(tmp_path / "nope.png")]) == 1
+    captured = capsys.readouterr()
+    assert "nope.png: no such file" in captured.err and captured.out == ""
+
+
+def test_twelve_megapixel_photo_reports_input_pixels(tmp_path, scene, capsys):
+    image, truth = scene
+    big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert cli.main(["read", str(path), "--json"]) == 0
+    (line,) = json_lines(capsys.readouterr().out)
+    k = 4000 / 640
+    assert sorted(d["face"] for d in line["dice"]) == ["2", "5", "6"]
+    for d in line["dice"]:
+        nearest = min(truth.dice, key=lambda t: (t.x * k - d["x"]) ** 2 + (t.y * k - d["y"]) ** 2)
+        assert abs(nearest.x * k - d["x"]) < 60 and abs(nearest.y * k - d["y"]) < 60
+        assert 0.6 * nearest.w * k < d["w"] < 1.6 * nearest.w * k
+
+
+def test_overlay_written_per_image(tmp_path, photo, capsys):
+    out_dir = tmp_path / "overlays"
+    assert cli.main(["read", str(photo), "--overlay", str(out_dir)]) == 0
+    (written,) = list(out_dir.iterdir())
+    assert written.name == "three.overlay.png"
+    drawn = cv2.imread(str(written))
+    assert drawn.shape[1] == 640 and drawn.shape[0] > 480  # the frame plus the strip of dice
+    original = cv2.imread(str(photo))
+    assert np.any(drawn[:480] != original)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["read"], "required"),
+    (["read", "x.jpg", "--bogus"], "unrecognized arguments"),
+    (["read", "x.jpg", "--dice", "no-such-dice"], "unknown dice set"),
+])
+def test_bad_flags_are_usage_errors(argv, message, capsys):
+    try:
+        status = cli.main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        status = exc.code
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_overlay_into_a_file_is_a_usage_error(tmp_path, photo, capsys):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    assert cli.main(["read", str(photo), "--overlay", str(blocker)]) == 2
+    assert "not a directory" in capsys.readouterr().err

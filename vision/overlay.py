@@ -1,0 +1,77 @@
+"""Overlay images: what the reader saw, so a person can check a reading at a glance.
+
+Every die gets its outline and a label ``#n face confidence`` on the frame, coloured by
+confidence (green >= 0.9, amber >= 0.5, red below: "the device would ask"). Under the
+frame a strip repeats each die enlarged beside the face that was read, so a misread is
+obvious even when the dice are small in the photo.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.roll import Roll
+
+SURE, UNSURE, DOUBT = (60, 200, 60), (0, 170, 255), (40, 40, 230)  # BGR
+TILE = 72
+
+
+def colour_for(confidence: float) -> tuple[int, int, int]:
+    return SURE if confidence >= 0.9 else UNSURE if confidence >= 0.5 else DOUBT
+
+
+def _label(canvas, text, org, colour, scale):
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    thick = max(1, round(scale * 2))
+    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+    x, y = int(org[0]), int(org[1])
+    x = min(max(0, x), max(0, canvas.shape[1] - tw - 2))
+    y = min(max(th + 2, y), canvas.shape[0] - base - 1)
+    cv2.rectangle(canvas, (x, y - th - 2), (x + tw + 2, y + base), (0, 0, 0), -1)
+    cv2.putText(canvas, text, (x + 1, y), font, scale, colour, thick, cv2.LINE_AA)
+
+
+def _tile(frame, die, index) -> np.ndarray:
+    side = max(8, int(round(1.3 * max(die.w, die.h))))
+    x0, y0 = int(round(die.x - side / 2)), int(round(die.y - side / 2))
+    padded = cv2.copyMakeBorder(frame, side, side, side, side, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    roi = padded[y0 + side:y0 + 2 * side, x0 + side:x0 + 2 * side]
+    tile = cv2.resize(roi, (TILE, TILE), interpolation=cv2.INTER_AREA if side > TILE else cv2.INTER_CUBIC)
+    out = np.zeros((TILE + 22, TILE, 3), np.uint8)
+    out[:TILE] = tile
+    cv2.rectangle(out, (0, 0), (TILE - 1, TILE - 1), colour_for(die.confidence), 2)
+    _label(out, f"#{index} {die.face} {die.confidence:.2f}", (2, TILE + 17), colour_for(die.confidence), 0.42)
+    return out
+
+
+def draw(frame: np.ndarray, roll: Roll, title: str = "") -> np.ndarray:
+    """A copy of ``frame`` with every die outlined and labelled, plus the enlarged strip."""
+    canvas = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    scale = max(0.4, max(canvas.shape[:2]) / 1400)
+    thick = max(1, round(scale * 2.5))
+    for n, die in enumerate(roll.dice, 1):
+        colour = colour_for(die.confidence)
+        outline = die.outline or ((die.x - die.w / 2, die.y - die.h / 2), (die.x + die.w / 2, die.y - die.h / 2),
+                                  (die.x + die.w / 2, die.y + die.h / 2), (die.x - die.w / 2, die.y + die.h / 2))
+        pts = np.round(np.array(outline, np.float32)).astype(np.int32)
+        cv2.polylines(canvas, [pts], True, colour, thick, cv2.LINE_AA)
+        _label(canvas, f"#{n} {die.face} {die.confidence:.2f}",
+               (die.x - die.w / 2, die.y - die.h / 2 - 3), colour, scale)
+    faces = [d.face for d in roll.dice]
+    total = sum(int(f) for f in faces) if faces and all(f.isdigit() for f in faces) else None
+    unsure = len(roll.uncertain())
+    head = f"{title}  " if title else ""
+    head += f"{len(faces)} dice" + (f", total {total}" if total is not None else "")
+    head += f", {unsure} below 0.90" if unsure else ""
+    _label(canvas, head, (4, 4 + 30 * scale), (255, 255, 255), scale)
+    if not roll.dice:
+        return canvas
+    tiles = [_tile(frame, d, n) for n, d in enumerate(roll.dice, 1)]
+    per_row = max(1, canvas.shape[1] // TILE)
+    rows = []
+    for i in range(0, len(tiles), per_row):
+        row = np.zeros((TILE + 22, canvas.shape[1], 3), np.uint8)
+        for k, tile in enumerate(tiles[i:i + per_row]):
+            row[:, k * TILE:(k + 1) * TILE] = tile[:, :min(TILE, canvas.shape[1] - k * TILE)]
+        rows.append(row)
+    return np.vstack([canvas, *rows])

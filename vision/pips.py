@@ -1,0 +1,155 @@
+"""The pip-dice reader: two tiny networks run through OpenCV's ``cv2.dnn`` (no torch).
+
+1. **Finder** (``models/pip_finder.onnx``): the frame, shrunk so its longer side is
+   ``FIND_SIZE`` px, goes through a fully convolutional centre-heatmap network. Each local
+   maximum of the heatmap above ``find_threshold`` is a die: centre (with a sub-cell offset)
+   and box size come from the other output channels, mapped back to frame pixels.
+2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
+   (square, ``CONTEXT`` x its size, resized to ``CROP`` px) and classified as face 1..6 or
+   "no die". The crop is also read turned by 90/180/270 degrees and the logits averaged
+   (``turns``); a die whose turned readings disagree, like a tilted or half-hidden one,
+   reads low.
+3. **Confidence**: softmax of the averaged logits divided by a temperature fitted on held-out
+   validation photos (``models/pip_reader.json``), so that "confidence >= 0.9" means right
+   at least 99.5% of the time there. Finds that read as "no die" are dropped.
+
+Both networks were trained by ``vision/training`` on the shared real photos; see
+``models/PROVENANCE.md``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.roll import Die, Roll
+
+MODELS = Path(__file__).resolve().parent / "models"
+FIND_SIZE = 320   # must match vision/training/train_finder.py
+STRIDE = 4
+CROP = 32         # must match vision/training/train_faces.py
+CONTEXT = 1.35
+PAD = 127
+FACES = ("1", "2", "3", "4", "5", "6")
+
+
+@dataclass(frozen=True)
+class Find:
+    """A die the finder saw, before its face is read (frame pixels)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    score: float
+
+
+def letterbox(frame: np.ndarray, side: int = FIND_SIZE) -> tuple[np.ndarray, float]:
+    """The frame shrunk (or grown) so its longer side is ``side``, padded to a square."""
+    h, w = frame.shape[:2]
+    scale = side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(frame, (nw, nh), interpolation=interp)
+    canvas = np.full((side, side, 3), PAD, np.uint8)
+    canvas[:nh, :nw] = small
+    return canvas, scale
+
+
+def peaks(maps: np.ndarray, scale: float, threshold: float) -> list[Find]:
+    """Local maxima of the heatmap, as dice boxes in frame pixels."""
+    heat = 1.0 / (1.0 + np.exp(-maps[0]))
+    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= local_max) & (heat >= threshold))
+    finds = []
+    for iy, ix in sorted(zip(ys, xs), key=lambda p: -heat[p]):
+        w = 16.0 * float(np.exp(np.clip(maps[1, iy, ix], -4, 4))) / scale
+        h = 16.0 * float(np.exp(np.clip(maps[2, iy, ix], -4, 4))) / scale
+        cx = (ix + float(np.clip(maps[3, iy, ix], 0, 1))) * STRIDE / scale
+        cy = (iy + float(np.clip(maps[4, iy, ix], 0, 1))) * STRIDE / scale
+        # two maxima on one die (a long oblique die): keep the stronger
+        if any(abs(f.x - cx) < 0.45 * max(f.w, w) and abs(f.y - cy) < 0.45 * max(f.h, h) for f in finds):
+            continue
+        finds.append(Find(cx, cy, w, h, float(heat[iy, ix])))
+    return finds
+
+
+def crop(frame: np.ndarray, find: Find) -> np.ndarray:
+    """CROP x CROP square around a die, CONTEXT x its size, edge-reflected off the frame."""
+    side = max(4, int(round(CONTEXT * max(find.w, find.h))))
+    x0, y0 = int(round(find.x - side / 2)), int(round(find.y - side / 2))
+    fh, fw = frame.shape[:2]
+    if x0 < 0 or y0 < 0 or x0 + side > fw or y0 + side > fh:
+        pad = side
+        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+        x0, y0 = x0 + pad, y0 + pad
+    roi = frame[max(0, y0):y0 + side, max(0, x0):x0 + side]
+    interp = cv2.INTER_AREA if side > CROP else cv2.INTER_LINEAR
+    return cv2.resize(roi, (CROP, CROP), interpolation=interp)
+
+
+def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def box_outline(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
+    return ((x - w / 2, y - h / 2), (x + w / 2, y - h / 2), (x + w / 2, y + h / 2), (x - w / 2, y + h / 2))
+
+
+class PipReader:
+    """Reads standard pip d6 in a BGR frame: ``PipReader()(frame) -> Roll``.
+
+    Parameters (keyword-only): ``models`` folder holding ``pip_finder.onnx``,
+    ``pip_faces.onnx`` and ``pip_reader.json``; ``turns`` (1, 2 or 4) readings per die at
+    90-degree turns; ``find_threshold`` heatmap level that counts as a die.
+    """
+
+    def __init__(self, *, models: Path = MODELS, turns: int | None = None,
+                 find_threshold: float | None = None):
+        settings = json.loads((Path(models) / "pip_reader.json").read_text())
+        self.finder = cv2.dnn.readNetFromONNX(str(Path(models) / "pip_finder.onnx"))
+        self.reader = cv2.dnn.readNetFromONNX(str(Path(models) / "pip_faces.onnx"))
+        self.temperature = float(settings["temperature"])
+        self.turns = int(turns or settings.get("turns", 4))
+        self.find_threshold = float(find_threshold or settings["find_threshold"])
+        self.min_die_prob = float(settings.get("min_die_prob", 0.5))
+
+    def find(self, frame: np.ndarray) -> list[Find]:
+        canvas, scale = letterbox(frame)
+        self.finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
+        maps = self.finder.forward()[0]
+        return peaks(maps, scale, self.find_threshold)
+
+    def logits(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""
+        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0)
+        turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(self.turns)]
+        self.reader.setInput(np.ascontiguousarray(np.concatenate(turned)))
+        out = self.reader.forward()
+        return out.reshape(self.turns, len(crops), -1).mean(axis=0)
+
+    def read(self, frame: np.ndarray) -> Roll:
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        elif frame.shape[2] == 4:
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        finds = self.find(frame)
+        dice = []
+        if finds:
+            probs = softmax(self.logits([crop(frame, f) for f in finds]), self.temperature)
+            for f, p in zip(finds, probs):
+                if 1.0 - p[6] < self.min_die_prob:
+                    continue  # the face reader says there is no die here
+                k = int(np.argmax(p[:6]))
+                dice.append(Die(face=FACES[k], confidence=float(p[k]), x=f.x, y=f.y, w=f.w,
+                                h=f.h, outline=box_outline(f.x, f.y, f.w, f.h)))
+        dice.sort(key=lambda d: (round(d.y / max(d.h, 1.0)), d.x))
+        h, w = frame.shape[:2]
+        return Roll(tuple(dice), "d6-pips", (w, h), ("uncalibrated",))
+
+    __call__ = read

@@ -1,0 +1,58 @@
+"""The two small networks behind the pip reader (torch; used only for training and export).
+
+* ``Finder``: a fully convolutional centre-heatmap network (CenterNet-like). Input: a BGR
+  image scaled to 0..1, any size divisible by 32. Output at stride 4: channel 0 = die-centre
+  logit, channels 1-4 = log(w / 16 px), log(h / 16 px), x and y offset within the cell.
+* ``FaceNet``: reads one die crop (CROP x CROP, die about 60% of the crop). Output: 7 logits,
+  faces 1..6 and "no die here".
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+def conv(cin, cout, stride=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Finder(nn.Module):
+    def __init__(self, width=(16, 24, 40, 64)):
+        super().__init__()
+        a, b, c, d = width
+        self.s4 = nn.Sequential(conv(3, a, 2), conv(a, b, 2), conv(b, b))          # /4
+        self.s8 = nn.Sequential(conv(b, c, 2), conv(c, c))                         # /8
+        self.s16 = nn.Sequential(conv(c, d, 2), conv(d, d), conv(d, d))            # /16
+        self.lat8 = nn.Conv2d(d, c, 1)
+        self.mix8 = conv(c, b)
+        self.lat4 = nn.Conv2d(b, b, 1)
+        self.mix4 = conv(b, b)
+        self.head = nn.Conv2d(b, 5, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x):
+        f4 = self.s4(x)
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        u8 = self.mix8(f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest"))
+        u4 = self.mix4(f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest"))
+        return self.head(u4)
+
+
+class FaceNet(nn.Module):
+    def __init__(self, classes=7, width=(24, 48, 96)):
+        super().__init__()
+        a, b, c = width
+        self.body = nn.Sequential(
+            conv(3, a), conv(a, a, 2),          # /2
+            conv(a, b), conv(b, b, 2),          # /4
+            conv(b, c), conv(c, c, 2),          # /8
+            conv(c, c),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, classes))
+
+    def forward(self, x):
+        return self.body(x)

@@ -1,0 +1,147 @@
+"""Train the die-face reader (crop classifier: faces 1..6 + "no die") and export it to ONNX.
+
+  python -m vision.training.train_faces [--minutes 12] [--out vision/models/pip_faces.onnx]
+
+Crops come from the 'train' side of the shared real photos: every labelled die, each time at
+a random angle, mirror, centre shift, scale and colour/blur/noise change; plus "no die" crops
+away from the labelled dice. The checkpoint with the best validation accuracy is exported.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.training.augment import affine, load, photometric, synthetic_pool
+from vision.training.nets import FaceNet
+from vision.training.split import photos
+
+CROP = 32          # network input, pixels
+CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
+NO_DIE = 6         # class index of "no die here"
+
+
+def crop(image, cx, cy, size, angle=0.0, flip=False):
+    """CROP x CROP crop around a die (turned, mirrored); big shrinks go through an area
+    resize like the reader's, so large dice are not aliased."""
+    scale = CROP / (CONTEXT * size)
+    k = max(1, int(math.ceil(0.6 / scale)))
+    m = affine((cx, cy), angle, scale * k, flip, (k * CROP / 2, k * CROP / 2))
+    out = cv2.warpAffine(image, m, (k * CROP, k * CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return out if k == 1 else cv2.resize(out, (CROP, CROP), interpolation=cv2.INTER_AREA)
+
+
+def far_from_dice(x, y, size, dice, margin=0.7):
+    if not len(dice):
+        return True
+    d = np.hypot(dice[:, 1] - x, dice[:, 2] - y)
+    return bool(np.all(d > margin * np.maximum(size, dice[:, 3:5].max(axis=1))))
+
+
+def random_crop(pool, rng, neg_rate=0.25):
+    image, dice = pool[rng.integers(len(pool))]
+    h, w = image.shape[:2]
+    angle = rng.uniform(0, 360)
+    flip = rng.random() < 0.5
+    if len(dice) and rng.random() > neg_rate:
+        f, cx, cy, bw, bh = dice[rng.integers(len(dice))]
+        size = max(bw, bh) * math.exp(rng.normal(0, 0.12))
+        cx += rng.normal(0, 0.07) * size
+        cy += rng.normal(0, 0.07) * size
+        label = int(f) - 1
+    else:
+        sizes = dice[:, 3:5].max(axis=1) if len(dice) else np.array([40.0])
+        size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.2))
+        for _ in range(20):
+            if len(dice) and rng.random() < 0.5:  # next to a die: a likely false find
+                j = rng.integers(len(dice))
+                a = rng.uniform(0, 2 * math.pi)
+                r = rng.uniform(0.75, 1.3) * max(dice[j, 3], dice[j, 4])
+                cx, cy = dice[j, 1] + r * math.cos(a), dice[j, 2] + r * math.sin(a)
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if far_from_dice(cx, cy, size, dice):
+                break
+        else:
+            return random_crop(pool, rng, 0.0)
+        label = NO_DIE
+    img = crop(image, cx, cy, size, angle, flip)
+    return photometric(img, rng, 0.8), label
+
+
+def to_tensor(batch):
+    return torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+
+
+def val_set(pool):
+    xs, ys = [], []
+    for image, dice in pool:
+        for f, cx, cy, bw, bh in dice:
+            xs.append(crop(image, cx, cy, max(bw, bh)))
+            ys.append(int(f) - 1)
+    return to_tensor(xs), torch.tensor(ys)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=12)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--out", default="vision/models/pip_faces.onnx")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes added to the real photos")
+    ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    train = [load(p) for p in photos(side="train")]
+    train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
+    vx, vy = val_set([load(p) for p in photos(side="val")])
+    print(f"train photos + scenes {len(train)}, val dice {len(vy)}", flush=True)
+    net = FaceNet()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    start = time.time()
+    deadline = start + args.minutes * 60
+    best, step, best_state = -1.0, 0, None
+    while time.time() < deadline:
+        frac = (time.time() - start) / (deadline - start)
+        for group in opt.param_groups:
+            group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
+        net.train()
+        batch = [random_crop(train, rng) for _ in range(args.batch)]
+        x = to_tensor([b[0] for b in batch])
+        y = torch.tensor([b[1] for b in batch])
+        loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
+        opt.zero_grad(); loss.backward(); opt.step()
+        step += 1
+        if step % 100 == 0:
+            net.eval()
+            with torch.no_grad():
+                pred = torch.cat([net(vx[i:i + 512]) for i in range(0, len(vx), 512)]).argmax(1)
+            acc = (pred == vy).float().mean().item()
+            if acc >= best:
+                best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
+            print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} val acc {acc:.4f} "
+                  f"best {best:.4f}", flush=True)
+    net.load_state_dict(best_state or net.state_dict())
+    net.eval()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), args.out, dynamo=False,
+                      input_names=["crops"], output_names=["logits"], opset_version=13,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    torch.save(net.state_dict(), Path(args.out).with_suffix(".pt"))
+    print(f"wrote {args.out} (val acc {best:.4f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
