@@ -8,8 +8,10 @@ frame, see ``python -m vision.bench.settle``). The gate then asks three question
    (default 0.3 s).
 2. **A hand?** Compared with a picture known to have no hand in it (the calibrated empty
    tray if given, else the last scene it reported), a changed region bigger than
-   ``hand_fraction`` of the frame that touches the frame's edge is an arm reaching in; a big
-   skin-coloured region is a hand too. While either is there, nothing is read, however still.
+   ``hand_fraction`` of the frame that is partly skin-coloured, or that touches the frame's
+   edge, is a hand or an arm reaching in. While it is there nothing is read, however still
+   (a non-skin region at the edge that stays perfectly still for ``stale_after`` seconds,
+   such as a person's shadow, becomes part of the scene).
 3. **New?** Compared with the last scene it reported, has anything die-sized changed? The
    same dice lying still (a hand passed over them, a shadow came and went) are not reported
    twice; a die nudged afterwards is.
@@ -63,11 +65,14 @@ class SettleGate:
     :param work_width: width of the small grey copy.
     :param report_first: report the first still scene (dice already on the table when the
         camera starts); if False, it only becomes the reference.
+    :param stale_after: seconds after which a big, perfectly still change at the frame's edge
+        that is not skin-coloured (a person's shadow, a moved lamp) counts as part of the
+        scene instead of an arm. Skin-coloured regions never do.
     """
 
     def __init__(self, *, window: float = 0.3, motion: float | None = None, pixel_threshold: int = 18,
                  hand_fraction: float = 0.03, min_die_px: float = 16.0, background: np.ndarray | None = None,
-                 work_width: int = 320, report_first: bool = True):
+                 work_width: int = 320, report_first: bool = True, stale_after: float = 3.0):
         if window < 0:
             raise ValueError(f"settle window must be 0 s or more, not {window}")
         self.window = window
@@ -77,6 +82,7 @@ class SettleGate:
         self.min_die_px = min_die_px
         self.work_width = work_width
         self.report_first = report_first
+        self.stale_after = stale_after
         self._background_full = background
         self._background: np.ndarray | None = None
         self._previous: np.ndarray | None = None
@@ -117,38 +123,42 @@ class SettleGate:
         side = self.min_die_px / self._scale
         return max(2.0, 0.15 * side * side)
 
-    def _hand_in(self, image: np.ndarray, small: np.ndarray) -> bool:
+    def _hand_in(self, image: np.ndarray, small: np.ndarray) -> str | None:
         """Is an arm or hand in the picture? Compared with a hand-free picture (the empty tray,
-        else the last reported scene): a big changed region touching the frame's edge, or a
-        big changed region that is mostly skin-coloured. Without either picture (the first
-        scene of a stream with no calibration) there is nothing to compare with: False."""
+        else the last reported scene), a big changed region is ``"skin"`` when a good part of
+        it is skin-coloured, else ``"edge"`` when it touches the frame's edge (an arm in a
+        sleeve, or a shadow); None if there is none. Without a hand-free picture (the first
+        scene of a stream with no calibration) there is nothing to compare with: None."""
         base = self._background if self._background is not None else self._reference
         if base is None:
-            return False
+            return None
         h, w = small.shape
         big = self.hand_fraction * h * w
         mask = self._changed_mask(small, base)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        verdict = None
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
             if area < big:
                 continue
-            if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-                return True
-            if self._mostly_skin(image, labels[y:y + bh, x:x + bw] == i, (x, y, bw, bh)):
-                return True
-        return False
+            at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            skin = self._skin_fraction(image, labels[y:y + bh, x:x + bw] == i, (x, y, bw, bh))
+            if skin > (0.25 if at_edge else 0.5):
+                return "skin"
+            if at_edge:
+                verdict = "edge"
+        return verdict
 
-    def _mostly_skin(self, image: np.ndarray, region: np.ndarray, box) -> bool:
+    def _skin_fraction(self, image: np.ndarray, region: np.ndarray, box) -> float:
         if image.ndim != 3:
-            return False
+            return 0.0
         x, y, bw, bh = box
         k = self._scale
         patch = image[int(y * k):int((y + bh) * k), int(x * k):int((x + bw) * k)]
         patch = cv2.resize(patch, (bw, bh), interpolation=cv2.INTER_AREA)
         skin = cv2.inRange(cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb), (40, 138, 80), (240, 173, 125)) > 0
-        return float(skin[region].mean()) > 0.5
+        return float(skin[region].mean())
 
     def _changed_since_report(self, small: np.ndarray) -> float:
         """Fraction of the frame in die-sized changed regions since the last report (0 = same)."""
@@ -188,7 +198,8 @@ class SettleGate:
             self._still_since = timestamp
         if self._decided or timestamp - self._still_since < self.window:
             return None
-        if self._hand_in(image, small):
+        hand = self._hand_in(image, small)
+        if hand == "skin" or (hand == "edge" and timestamp - self._still_since < self.stale_after):
             self.state = HAND
             return None
         self._decided = True

@@ -103,3 +103,25 @@ def test_background_of_the_wrong_size_is_refused():
     gate = SettleGate(background=np.zeros((10, 10, 3), np.uint8))
     with pytest.raises(ValueError, match="background is 10x10 but the frames are 160x120"):
         gate.update(np.zeros((120, 160, 3), np.uint8), 0.0)
+
+
+def test_a_hand_resting_for_seconds_is_still_not_read_but_a_shadow_becomes_scene():
+    frames = list(_still_scene_with_hand(6, hand_frames=150))  # five seconds of a still hand
+    gate = SettleGate()
+    reports = [hand for image, t, hand in frames if gate.update(image, t) is not None]
+    assert reports == [False]
+    # A big dark patch from the edge that is not skin (a person leaning over): after
+    # stale_after seconds of stillness it is part of the scene, and changed dice are read.
+    table = synth.Table((320, 240), 12, background="tray")
+    rng = np.random.default_rng(12)
+    x, y, yaw = table.random_positions(1, rng, touching=0.0)[0]
+    gate = SettleGate(stale_after=1.0)
+    reads = []
+    for i in range(150):
+        pose = synth.DiePose(face="2" if i < 40 else "5", x=x, y=y, yaw=yaw)
+        image, _ = table.draw([pose], "d6-pips", np.random.default_rng([12, i]))
+        if i >= 40:
+            image[:, :120] = (image[:, :120] * 0.55).astype(np.uint8)
+        if gate.update(image, i / 30) is not None:
+            reads.append(i)
+    assert len(reads) == 2 and reads[0] < 40 and reads[1] >= 40 + 30
