@@ -4,6 +4,7 @@ examples:
   dicewatch read tray.jpg
   dicewatch read photos/*.jpg --json
   dicewatch read tray.jpg --overlay out/      # out/tray.overlay.png shows what was read
+  dicewatch read --video roll.mp4             # one read per roll, once the dice lie still
 
 Without --json: one line per image with the faces (reading order: top to bottom, left to
 right), the total, and how many dice read below confidence 0.9 (marked '?').
@@ -27,17 +28,30 @@ DEFAULT_DICE = "d6-pips"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
+    parser.add_argument("images", nargs="*", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
     parser.add_argument("--dice", default=DEFAULT_DICE, metavar="NAME",
                         help=f"which dice are in the photos (default: {DEFAULT_DICE}, standard pip d6)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image, for machines")
     parser.add_argument("--overlay", metavar="DIR", type=Path,
                         help="write each image with every die outlined and labelled into DIR")
+    from host.commands._stream import add_stream_arguments  # --video, --frames, --calibration
+    add_stream_arguments(parser)
 
 
 def resolve_reader(dice_set: str):
     """The one place a --dice name becomes a reader; unknown names are usage errors."""
     from vision.reader import UnknownDiceSet, reader_for
+    if dice_set != DEFAULT_DICE:  # built-in custom sets and the user's taught sets
+        from host.paths import data_dir
+        from vision import dicesets
+        if not dicesets.exists(dice_set, data_dir()):
+            known = ", ".join(s.name for s in dicesets.list_sets(data_dir()))
+            raise UsageError(f"--dice: no die set named {dice_set!r}; known: {known} "
+                             f"(teach one with 'dicewatch teach')")
+        try:
+            return dicesets.load_reader(dice_set, data_dir())
+        except (dicesets.DiceSetError, ValueError, OSError) as exc:
+            raise UsageError(f"--dice {dice_set}: {exc}") from None
     try:
         return reader_for(dice_set)
     except UnknownDiceSet as exc:
@@ -52,6 +66,8 @@ def frames_to_read(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    from host.commands._stream import annotate, check_inputs, frames_for
+    check_inputs(args)
     if args.overlay is not None:
         if args.overlay.exists() and not args.overlay.is_dir():
             raise UsageError(f"--overlay {args.overlay}: exists and is not a directory")
@@ -61,14 +77,16 @@ def run(args: argparse.Namespace) -> int:
 
     status = 0
     used_names: set[str] = set()
-    for label, load in frames_to_read(args):
+    for label, load in frames_for(args, frames_to_read(args)):
         try:
             frame = load()
         except ImageError as exc:
             status = 1
             report_error(label, exc.reason, args.json)
             continue
-        roll = reader(frame)
+        roll = annotate(args, reader(frame))  # areas with --calibration
+        if roll is None:  # a settled video frame with no dice: the empty tray between rolls
+            continue
         if args.overlay is not None:
             try:
                 write_overlay(args.overlay, label, overlay.draw(frame, roll, Path(label).name), used_names)

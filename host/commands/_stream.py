@@ -1,0 +1,137 @@
+"""`dicewatch read --video FILE | --frames DIR [--calibration NAME]`: the settled-roll and
+calibration options of the read command (kept here so read.py stays about photos).
+
+A video or a folder of numbered frames goes through the settle gate; each settled roll is
+one "image" for read: labelled ``FILE@12.40s``, read, printed (and overlaid) like a photo.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from host.cli import UsageError
+
+
+def add_stream_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("settled rolls from a video or frames, and the calibrated tray")
+    group.add_argument("--video", type=Path, metavar="FILE",
+                       help="read a video instead of photos: one read per roll, once the dice lie still")
+    group.add_argument("--frames", type=Path, metavar="DIR",
+                       help="the same for a folder of numbered frames (frame-1.png, frame-2.png, ...)")
+    group.add_argument("--fps", type=float, default=30.0,
+                       help="frames per second of --frames (default 30)")
+    group.add_argument("--calibration", metavar="NAME",
+                       help="a saved tray calibration (dicewatch calibrate): each die gets its area "
+                            "(rolling / keep / outside); frames must come from the calibrated camera")
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Exactly one of: photos, --video, --frames."""
+    given = [name for name, value in (("IMAGE", args.images), ("--video", args.video), ("--frames", args.frames))
+             if value]
+    if len(given) != 1:
+        raise UsageError("photos (IMAGE ...) are required, or --video FILE, or --frames DIR" +
+                         (f" (not {' and '.join(given)} together)" if given else ""))
+    if args.frames is not None and args.fps <= 0:
+        raise UsageError(f"--fps {args.fps}: expected a number of frames per second above 0")
+
+
+def streaming(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "video", None) or getattr(args, "frames", None))
+
+
+def settled_frames(args: argparse.Namespace):
+    """(label, loader) pairs, one per settled roll; a source that cannot be read becomes one
+    loader that raises ImageError (so read reports it like a bad photo)."""
+    from vision.reader import ImageError
+    from vision.settle import SettleGate
+    from vision.sources import FrameFolder, SourceError, VideoFile
+
+    name = str(args.video or args.frames)
+    calibration = load_calibration(args)
+    background = None
+    try:
+        source = VideoFile(args.video) if args.video else FrameFolder(args.frames, fps=args.fps)
+    except SourceError as exc:
+        yield name, _failing(ImageError(name, _reason(exc, name)))
+        return
+    with source:
+        gate = None
+        try:
+            for image, timestamp in source:
+                if gate is None:
+                    if calibration is not None and calibration.background is not None:
+                        h, w = image.shape[:2]
+                        background = calibration.for_frame_size(w, h).background
+                    gate = SettleGate(background=background)
+                settle = gate.update(image, timestamp)
+                if settle is not None:
+                    yield f"{name}@{settle.timestamp:.2f}s", (lambda frame=settle.image: frame)
+        except SourceError as exc:
+            yield name, _failing(ImageError(name, _reason(exc, name)))
+
+
+def _reason(exc: Exception, name: str) -> str:
+    text = str(exc)
+    return text[len(name) + 2:] if text.startswith(f"{name}: ") else text
+
+
+def _failing(error: Exception):
+    def load():
+        raise error
+    return load
+
+
+_UNLOADED = object()
+
+
+def load_calibration(args: argparse.Namespace):
+    """The --calibration named (loaded once per run); None without the flag. A name that
+    does not exist or a broken file is a usage error."""
+    name = getattr(args, "calibration", None)
+    if not name:
+        return None
+    loaded = getattr(args, "_loaded_calibration", _UNLOADED)
+    if loaded is _UNLOADED:
+        from host.commands.calibrate import load_named
+        from vision.calibrate import CalibrationError
+        try:
+            loaded = load_named(name)
+        except CalibrationError as exc:
+            raise UsageError(f"--calibration: {exc}") from None
+        args._loaded_calibration = loaded
+    return loaded
+
+
+def frames_for(args: argparse.Namespace, photos):
+    """The (label, loader) pairs read should read: the settled rolls of --video / --frames,
+    else ``photos``; with --calibration each loader also refuses a frame of another shape."""
+    pairs = settled_frames(args) if streaming(args) else photos
+    calibration = load_calibration(args)
+    for label, load in pairs:
+        yield label, (load if calibration is None else _checked(label, load, calibration))
+
+
+def _checked(label: str, load, calibration):
+    def checked_load():
+        from vision.calibrate import CalibrationError
+        from vision.reader import ImageError
+        frame = load()
+        try:
+            calibration.for_frame_size(frame.shape[1], frame.shape[0])
+        except CalibrationError as exc:
+            raise ImageError(label, str(exc)) from None
+        return frame
+    return checked_load
+
+
+def annotate(args: argparse.Namespace, roll):
+    """The roll with each die's area when --calibration is given (else unchanged); None for
+    a settled video frame with no dice (the empty tray between rolls is not a read)."""
+    if streaming(args) and not roll.dice:
+        return None
+    calibration = load_calibration(args)
+    if calibration is None:
+        return roll
+    from vision.calibrate import annotate_roll
+    return annotate_roll(roll, calibration)
