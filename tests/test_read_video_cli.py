@@ -101,3 +101,15 @@ def test_photo_of_another_camera_is_refused_with_calibration(tmp_path, capsys):
 def _film_first_frame():
     camera = SyntheticCamera(1, script=[], size=(640, 480), lead_in=0.1)
     return next(iter(camera)).image
+
+
+def test_frames_of_another_camera_are_refused_with_calibration(tmp_path, capsys, filmed):
+    assert cli.main(["calibrate", "--camera", "synthetic:1", "--frames", "2"]) == 0
+    folder = tmp_path / "square"
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i}.png"), cv2.resize(filmed[i][0], (200, 200)))
+    capsys.readouterr()
+    assert cli.main(["read", "--frames", str(folder), "--calibration", "default", "--json"]) == 1
+    (line,) = _reads(capsys)
+    assert line["image"] == str(folder) and "made for 640x480 frames" in line["error"]

@@ -43,6 +43,7 @@ def streaming(args: argparse.Namespace) -> bool:
 def settled_frames(args: argparse.Namespace):
     """(label, loader) pairs, one per settled roll; a source that cannot be read becomes one
     loader that raises ImageError (so read reports it like a bad photo)."""
+    from vision.calibrate import CalibrationError
     from vision.reader import ImageError
     from vision.settle import SettleGate
     from vision.sources import FrameFolder, SourceError, VideoFile
@@ -62,7 +63,11 @@ def settled_frames(args: argparse.Namespace):
                 if gate is None:
                     if calibration is not None and calibration.background is not None:
                         h, w = image.shape[:2]
-                        background = calibration.for_frame_size(w, h).background
+                        try:
+                            background = calibration.for_frame_size(w, h).background
+                        except CalibrationError as exc:
+                            yield name, _failing(ImageError(name, str(exc)))
+                            return
                     gate = SettleGate(background=background)
                 settle = gate.update(image, timestamp)
                 if settle is not None:
