@@ -41,9 +41,9 @@ def test_one_read_per_settle_with_the_right_faces(seed, background):
     assert all(b > a for a, b in zip(times, times[1:]))
 
 
-def _still_scene_with_hand(seed: int, hand_frames: int, reach: float = 0.8):
+def _still_scene_with_hand(seed: int, hand_frames: int, reach: float = 0.8, size=(480, 360)):
     """Dice lying still; then a hand reaches in and stays still; then it leaves."""
-    table = synth.Table((480, 360), seed, background="tray")
+    table = synth.Table(size, seed, background="tray")
     rng = np.random.default_rng(seed)
     places = table.random_positions(3, rng, touching=0.0, region=table.rolling_region())
     poses = [synth.DiePose(face=f, x=x, y=y, yaw=yaw, style=synth.random_style(rng))
@@ -106,7 +106,7 @@ def test_background_of_the_wrong_size_is_refused():
 
 
 def test_a_hand_resting_for_seconds_is_still_not_read_but_a_shadow_becomes_scene():
-    frames = list(_still_scene_with_hand(6, hand_frames=150))  # five seconds of a still hand
+    frames = _still_scene_with_hand(6, hand_frames=150, size=(320, 240))  # five seconds of a still hand
     gate = SettleGate()
     reports = [hand for image, t, hand in frames if gate.update(image, t) is not None]
     assert reports == [False]
