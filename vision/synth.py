@@ -5,8 +5,8 @@ training. It is not a substitute for real photos when quoting accuracy.
 
 The model is a small 3-D one, so the pictures behave like photos: each die is a cube
 (16 mm by default) lying on the table plane, turned by a random yaw and a slight tilt;
-a pinhole camera looks down from 50-110 cm with a few degrees of tilt, so dice away from the
-centre show a sliver of their sides, with the pips of the neighbouring faces. Each visible
+a pinhole camera looks down from 38-100 cm, tilted up to 14 degrees, so dice show a sliver
+of their sides, with the pips of the neighbouring faces, as in tray photos. Each visible
 face is a small texture (rounded square, pips or a face icon, optional swirl) warped into
 place, shaded by a light direction; dice cast a soft shadow; the whole frame gets a lighting
 gradient, blur and sensor noise. A 640x480 scene with ten dice renders in a few
@@ -277,7 +277,7 @@ def make_camera(size: tuple[int, int], rng: np.random.Generator, die_px: float, 
     """A camera that shows a 16 mm die about ``die_px`` pixels wide at the table point under the
     image centre, looking down with up to ``tilt_deg`` of tilt and ``roll_deg`` of roll."""
     w, h = size
-    height = float(rng.uniform(500, 1100))
+    height = float(rng.uniform(380, 1000))
     focal = die_px * height / DIE_MM
     base = np.diag([1.0, -1.0, -1.0])  # camera x = world x, image rows go towards -y
     tilt_x, tilt_y = (math.radians(a) for a in rng.uniform(-tilt_deg, tilt_deg, 2))
@@ -330,7 +330,7 @@ def random_lighting(rng: np.random.Generator) -> Lighting:
     direction = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
     return Lighting(direction=direction, ambient=float(rng.uniform(0.45, 0.7)),
                     blur=float(rng.choice([0.0, 0.4, 0.7, 1.0, 1.3])), noise=float(rng.uniform(1.0, 6.0)),
-                    shadow=float(rng.uniform(0.25, 0.6)))
+                    shadow=float(rng.uniform(0.15, 0.5)))
 
 
 class Table:
@@ -339,7 +339,7 @@ class Table:
     camera does this to animate rolls)."""
 
     def __init__(self, size: tuple[int, int], seed: int, background: str = "tray", die_px: float | None = None,
-                 mat_size: str = "A4", lighting: Lighting | None = None, tilt_deg: float = 8.0):
+                 mat_size: str = "A4", lighting: Lighting | None = None, tilt_deg: float = 14.0):
         if background not in ("tray", "mat"):
             raise ValueError(f"background must be 'tray' or 'mat', not {background!r}")
         w, h = size
@@ -356,8 +356,8 @@ class Table:
             from vision import mat as mat_module
             self.mat = mat_module.layout(mat_size)
             if die_px is None:
-                # Fit the mat to about 80-92% of the frame; dice size follows the mat's scale.
-                fill = rng.uniform(0.80, 0.92)
+                # Fit the mat to about 72-86% of the frame; dice size follows the mat's scale.
+                fill = rng.uniform(0.72, 0.86)
                 scale = min(w / self.mat.width, h / self.mat.height) * fill
                 die_px = DIE_MM * scale
             self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg, roll_deg=6.0)
@@ -745,7 +745,7 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
                  mat_size: str = "A4", area: str | None = None, hands: int = 0,
                  tilt: float = 6.0, touching: float = 0.25, same_style: bool | None = None,
                  style: DieStyle | None = None, lighting: Lighting | None = None,
-                 camera_tilt: float = 8.0) -> tuple[np.ndarray, SceneTruth]:
+                 camera_tilt: float = 14.0) -> tuple[np.ndarray, SceneTruth]:
     """Render dice showing ``faces`` (one per die) and return ``(BGR image, SceneTruth)``.
 
     Deterministic from ``seed``. ``positions``: optional centres of the dice's top faces in
@@ -756,7 +756,8 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
     area. ``hands``: number of arms reaching in. ``tilt``: the largest die tilt in degrees.
     ``same_style``: all dice alike (default: random, like a real set or a mixed bag);
     ``style``: this look for every die. ``lighting``: fixed light, blur and noise (else random).
-    ``camera_tilt``: the camera's largest tilt from straight down, degrees (perspective).
+    ``camera_tilt``: the camera's largest tilt from straight down, degrees (perspective;
+    default 14, like a phone or a Pi camera on an arm; 0 = straight down).
     """
     faces = check_faces(faces, dice_set)
     rng = np.random.default_rng([seed, 2])
