@@ -192,25 +192,32 @@ def _bevel(size: int) -> np.ndarray:
     return 1.0 - 0.35 * np.clip((edge - 0.78) / 0.22, 0, 1) ** 2
 
 
+@lru_cache(maxsize=16)
+def _texture_factor(size: int) -> np.ndarray:
+    """Per-pixel factors turning a BGRA uint8 face into premultiplied, bevelled float BGRA."""
+    alpha = _rounded_mask(size)
+    factor = np.empty((size, size, 4), np.float32)
+    factor[..., :3] = (_bevel(size) * alpha)[..., None]
+    factor[..., 3] = alpha / 255.0
+    return factor
+
+
 @lru_cache(maxsize=512)
 def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.ndarray:
     """A face as a premultiplied BGRA float32 texture (size x size), unshaded, "up" at row 0."""
-    body = np.empty((size, size, 3), np.float32)
-    body[:] = style.body
+    canvas = np.empty((size, size, 3), np.uint8)
+    canvas[:] = style.body
     if style.swirl is not None:
         rng = np.random.default_rng(style.pattern)
         field_small = rng.random((5, 5)).astype(np.float32)
         mix = cv2.resize(field_small, (size, size), interpolation=cv2.INTER_CUBIC)
         mix = np.clip((mix - 0.45) * 4, 0, 1)[..., None]
-        body = body * (1 - mix) + np.array(style.swirl, np.float32) * mix
-    canvas = np.clip(body, 0, 255).astype(np.uint8)
+        body = canvas * (1 - mix) + np.array(style.swirl, np.float32) * mix
+        canvas = np.clip(body, 0, 255).astype(np.uint8)
     if dice_set == "d6-pips":
         _draw_pips(canvas, face, style)
     else:
         icons.draw_icon(canvas, face, style.ink, style.body)
-    alpha = _rounded_mask(size)
-    out = np.empty((size, size, 4), np.float32)
-    out[..., :3] = canvas.astype(np.float32) * (_bevel(size) * alpha)[..., None]
     if style.gloss > 0.6:
         # A glossy die catches the lamp: a soft bright spot (over pips too, as in photos).
         rng = np.random.default_rng(style.pattern + 1)
@@ -218,9 +225,10 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
         cx, cy = rng.uniform(0.25, 0.75, 2) * size
         cv2.ellipse(spot, (int(cx), int(cy)), (int(size * 0.14), int(size * 0.08)), float(rng.uniform(0, 180)),
                     0, 360, 1.0, -1)
-        spot = cv2.GaussianBlur(spot, (0, 0), size * 0.05) * (style.gloss - 0.6) * 2.5 * 255
-        out[..., :3] = np.minimum(out[..., :3] + (spot * alpha)[..., None], 255 * alpha[..., None])
-    out[..., 3] = alpha
+        spot = cv2.GaussianBlur(spot, (0, 0), size * 0.05) * ((style.gloss - 0.6) * 2.5 * 255)
+        canvas = cv2.add(canvas, cv2.merge([spot.astype(np.uint8)] * 3))
+    out = cv2.cvtColor(canvas, cv2.COLOR_BGR2BGRA).astype(np.float32)
+    out *= _texture_factor(size)
     return out
 
 
@@ -567,8 +575,12 @@ class Table:
                 quad = self.camera.project(quad3)
                 if i == top_index:
                     top_outline = tuple((float(px), float(py)) for px, py in quad)
-                texture = face_texture(dice_set, layout[i], pose.style, tex_size)
-                src = np.array([[0, 0], [tex_size, 0], [tex_size, tex_size], [0, tex_size]], np.float32)
+                # Texture at about twice the face's size on screen (thin side slivers need little).
+                (ax, ay), (bx, by) = quad[2] - quad[0], quad[3] - quad[1]
+                area = 0.5 * abs(float(ax * by - ay * bx))
+                size = min(tex_size, max(16, int(2 * math.sqrt(area)) // 8 * 8))
+                texture = face_texture(dice_set, layout[i], pose.style, size)
+                src = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
                 m = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
                 warped = cv2.warpPerspective(texture, m, (pw, ph), flags=cv2.INTER_LINEAR)
                 diffuse = max(0.0, float(normal @ light))
