@@ -87,6 +87,7 @@ class DeviceConfig:
 
     camera: str = "picamera"            # picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic
     dice_set: str = ""                  # taught dice set to read with ("" = the game's built-in)
+    calibration: str = ""               # saved tray calibration ("" = "default" when it exists)
     confidence: float = 0.9             # a die read below this must be confirmed by a player
     display: str = "inky"               # inky | png | none
     display_size: tuple[int, int] = (250, 122)   # png panel size (inky reports its own)
@@ -101,6 +102,7 @@ class DeviceConfig:
 _DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
     "camera": (str, f"a camera: {CAMERAS_HELP}"),
     "dice_set": (str, "the name of a taught dice set"),
+    "calibration": (str, "the name of a saved tray calibration (dicewatch calibrate --name)"),
     "confidence": ((int, float), "a number between 0 and 1"),
     "display": (str, 'one of "inky", "png", "none"'),
     "display_size": (list, "[width, height] in pixels, e.g. [250, 122], [400, 300] or [800, 480]"),

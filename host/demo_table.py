@@ -191,14 +191,14 @@ class DemoTable:
             if self.state.roll_number == rolls_before and self.loop.same_read is not None:
                 self.press("next")  # the same faces as before: tell the box it was a roll
             if self.state.roll_number == rolls_before:
-                found = len(self.camera.last_read_faces())
-                if found != len(truth):
-                    self.stats.misreads.append(Misread(player, roll_number, 0, f"{len(truth)} dice", f"{found} dice",
-                                                       0.0, "dice missed by the reader, roll typed in"))
-                    self.press("roll:" + ",".join(truth))
-                else:
-                    self.stats.refused += 1
+                found = self.camera.last_read_faces()
+                why = (f"found {len(found)} dice" if len(found) != len(truth)
+                       else f"read {' '.join(found)}, refused by the rules")
+                self.stats.misreads.append(Misread(player, roll_number, 0, " ".join(truth), why, 0.0,
+                                                   "the roll typed in on the panel"))
+                self.press("roll:" + ",".join(truth))
             if self.state.roll_number == rolls_before:
+                self.stats.refused += 1
                 break
             self.check_accepted(truth)
             if self.state.is_over:
@@ -239,16 +239,24 @@ class DemoTable:
         lines = [format_table(self.table.game.scoreboard(state)), "",
                  self.table.game.status(state), ""]
         s = self.stats
-        lines.append(f"{s.rolls} rolls, {s.dice_read} dice read, {s.flagged} flagged for a check, "
-                     f"{len(s.misreads)} misread, {s.hands} hands passing, {s.refused} rolls refused")
+        typed = sum(1 for m in s.misreads if not m.die)
+        lines.append(f"{s.rolls} rolls filmed, {s.dice_read} dice scored, {s.flagged} dice flagged for a check, "
+                     f"{len(s.misreads) - typed} dice misread, {typed} rolls typed in, {s.hands} hands passing")
         for m in s.misreads:
-            lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "
-                         f"({m.confidence:.0%}), really {m.truth} -> {m.how}")
+            if m.die:
+                lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "
+                             f"({m.confidence:.0%} sure), really {m.truth} -> {m.how}")
+            else:
+                lines.append(f"  MISREAD {m.turn} roll {m.roll}: {m.read}; really {m.truth} -> {m.how}")
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
         lines.append(f"session {self.table.id} stored in {self.table.store.path}")
         if self.vision_note:
             lines.append(self.vision_note)
+        watcher = getattr(self.camera, "watcher", None)
+        if watcher is not None and watcher.calibration is not None:
+            lines.append(f"tray calibrated from the empty mat; {watcher.outside} things found off the mat "
+                         "(its corner markers) left out of the rolls")
         lines.append(f"wall time {elapsed:.1f} s")
         return "\n".join(lines)
 
@@ -269,8 +277,28 @@ def make_camera(clock: SimClock, rng: random.Random):
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
                                        "the rolls were handed to the loop as read, not filmed")
-    watcher = FrameWatcher(reader)
-    return SyntheticTable(clock, watcher, seed=rng.randrange(1 << 20)), ""
+    seed = rng.randrange(1 << 20)
+    calibration, note = calibrate_synthetic(seed)
+    watcher = FrameWatcher(reader, calibration=calibration)
+    return SyntheticTable(clock, watcher, seed=seed), note
+
+
+def calibrate_synthetic(seed: int, fps: float = 10.0):
+    """Calibrate the tray from the synthetic camera's empty mat, as `dicewatch calibrate` does
+    once at a real box; (calibration, "") or (None, a note saying why not)."""
+    from vision.calibrate import CalibrationError, calibrate
+    from vision.sources import SyntheticCamera
+    empty = SyntheticCamera(seed, script=[], dice_set="jingle-bell-roll", fps=fps, lead_in=0.8)
+    frames = []
+    while True:
+        try:
+            frames.append(empty.read().image)
+        except StopIteration:
+            break
+    try:
+        return calibrate(frames, name="demo"), ""
+    except CalibrationError as exc:
+        return None, f"NOTE: the tray could not be calibrated ({exc}); dice are read on the whole picture"
 
 
 class ScriptedCamera:

@@ -132,14 +132,22 @@ def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequen
 class FrameWatcher:
     """The settle gate and the dice reader together: ``watch(frame) -> (motion, roll)``.
 
+    With a tray ``calibration`` (vision.calibrate) the gate compares with the empty tray's
+    picture, every die gets its area (rolling / keep), and anything found outside the mat's
+    two areas (its corner markers, a cup) is left out of the roll.
+
     ``frame`` is a ``vision.sources.Frame`` (image, timestamp) or a bare image (then
     ``fps`` apart). ``motion`` is ``"moving"`` while dice tumble or a hand is in the tray,
     ``"still"`` otherwise; ``roll`` is the reader's ``Roll`` once a new scene has settled.
     """
 
-    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0):
+    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0, calibration=None):
         from vision.settle import SettleGate
-        self.reader, self.gate, self.fps = reader, gate or SettleGate(), fps
+        self.reader, self.fps, self.calibration = reader, fps, calibration
+        if gate is None:
+            gate = SettleGate(background=calibration.background if calibration is not None else None)
+        self.gate = gate
+        self.outside = 0        # things found off the mat (its markers, a cup) and left out
         self.frames = 0
         self.reads = 0          # settled scenes read
         self.dice_reads = 0     # ... that showed at least one die
@@ -160,9 +168,23 @@ class FrameWatcher:
         self.last_settle = settle
         self.reads += 1
         roll = self.reader(settle.image)
+        if self.calibration is not None:
+            roll = self.on_the_mat(roll, settle.image)
         self.last_roll = roll
         self.dice_reads += bool(roll.dice)
         return SETTLED, roll
+
+
+    def on_the_mat(self, roll, image):
+        """With a calibrated tray: each die's area, and only the dice in the rolling or keep area."""
+        from dataclasses import replace as replaced
+        from vision.calibrate import annotate_roll
+        if not roll.frame_size[0]:
+            roll = replaced(roll, frame_size=(image.shape[1], image.shape[0]))
+        roll = annotate_roll(roll, self.calibration)
+        kept = tuple(d for d in roll.dice if d.area != "outside")
+        self.outside += len(roll.dice) - len(kept)
+        return replaced(roll, dice=kept)
 
 
 # -- the loop -----------------------------------------------------------------------------------

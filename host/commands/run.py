@@ -139,6 +139,22 @@ def fail(message: str):
     raise RunFailed(message)
 
 
+def load_calibration(name: str):
+    """The tray calibration: the one named in the config (must exist), else "default" if saved, else None."""
+    from host.commands.calibrate import calibration_path, load_named
+    from vision.calibrate import CalibrationError
+    try:
+        if name:
+            return load_named(name)
+        if calibration_path("default").is_file():
+            return load_named("default")
+    except (CalibrationError, UsageError) as exc:
+        fail(f"tray calibration: {exc}")
+    print("dicewatch run: no tray calibration saved; reading dice on the whole picture "
+          "(run 'dicewatch calibrate' with the mat under the camera for better reads)", file=sys.stderr)
+    return None
+
+
 def make_display(config: DeviceConfig):
     """The e-ink presenter, or None. A missing HAT is reported and falls back to PNG files."""
     from host.eink import EinkScreen, InkyPanel, PngPanel
@@ -210,13 +226,15 @@ def play(args) -> int:
         store.close()
         fail(f"cannot read the {dice_set} dice: {exc}")
 
+    calibration = load_calibration(config.calibration)
     presenters = []
     if not args.quiet:
         presenters.append(TerminalPresenter())
     display = make_display(config)
     if display is not None:
         presenters.append(display)
-    loop = TableLoop(table, presenters=presenters, watcher=FrameWatcher(reader), confidence=config.confidence,
+    loop = TableLoop(table, presenters=presenters, watcher=FrameWatcher(reader, calibration=calibration),
+                     confidence=config.confidence,
                      choose_characters=not args.no_characters, retry_max=config.camera_retry_max)
     try:
         devices = make_devices(config, loop.post)
