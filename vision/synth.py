@@ -372,7 +372,7 @@ class Table:
             self.image_from_mat = self.camera.table_homography() @ self._table_from_mat()
         else:
             if die_px is None:
-                die_px = float(rng.uniform(24, 48)) * min(w / 640, h / 480) ** 0.5
+                die_px = float(rng.uniform(20, 56)) * min(w / 640, h / 480) ** 0.5
             self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg)
         self.die_px = float(die_px)
         self.backdrop = self._backdrop(rng)
@@ -763,7 +763,7 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
     Deterministic from ``seed``. ``positions``: optional centres of the dice's top faces in
     image pixels (else
     random, never overlapping; about ``touching`` of them against a neighbour). ``die_px``:
-    die size in pixels (default random 24-48 at 640x480; with the mat it follows the mat's
+    die size in pixels (default random 20-56 at 640x480; with the mat it follows the mat's
     scale). ``area``: with the mat, put the random positions in its ``"rolling"`` or ``"keep"``
     area. ``hands``: number of arms reaching in. ``tilt``: the largest die tilt in degrees.
     ``same_style``: all dice alike (default: random, like a real set or a mixed bag);
