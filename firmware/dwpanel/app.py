@@ -43,6 +43,7 @@ class PanelApp:
         self._host_seen = False
         self._lost_shown = True
         self.messages = 0
+        self.screens_drawn = 0      # counted by the glue, for tests and diagnostics
 
     # -- from the host ------------------------------------------------------------------------
     def receive(self, chunk, now):

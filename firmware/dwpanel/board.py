@@ -17,7 +17,7 @@
 import machine
 import neopixel
 
-from dwpanel.ssd1680 import SSD1680, ram_bytes
+from dwpanel.ssd1680 import SSD1680
 
 PINS = {"pixels": 16, "score": 2, "undo": 3, "next": 4, "push": 5, "knob_a": 6, "knob_b": 7,
         "dc": 8, "cs": 9, "sck": 10, "mosi": 11, "rst": 12, "busy": 13}
@@ -56,13 +56,12 @@ class Board:
             self.strip[index] = colour
         self.strip.write()
 
-    def start_screen(self, black_pixel, red_pixel):
-        """Send a picture (two ``pixel(x, y)`` functions) and start the refresh."""
+    def start_screen(self, black, red):
+        """Send a picture (the two RAM planes, see ssd1680.ram_bytes) and start the refresh."""
         if self.panel is None:
             return
         self.panel.begin()
-        self.panel.start_refresh(ram_bytes(black_pixel, rotation=self.rotation, on=1),
-                                 ram_bytes(red_pixel, rotation=self.rotation, on=1))
+        self.panel.start_refresh(black, red)
 
     def screen_busy(self):
         return self.panel is not None and self.panel.busy()

@@ -21,24 +21,30 @@ RAM_HEIGHT = 250     # rows (the long side)
 ROW_BYTES = 16       # 128 bits a row, the last 6 unused
 
 
-def ram_bytes(pixel, width=250, height=122, rotation=90, on=1):
+def ram_bytes(pixel, width=250, height=122, rotation=90, on=1, out=None, first=0, last=RAM_HEIGHT):
     """Portrait RAM bytes from a landscape picture.
 
     :param pixel: ``pixel(x, y)`` of the landscape picture (``width`` x ``height``).
     :param rotation: 90 or 270: which way round the panel is mounted.
     :param on: the pixel value that sets a RAM bit.
+    :param out, first, last: fill only RAM rows ``first``..``last - 1`` of ``out`` (so a
+        caller can convert a few rows at a time and let other tasks run in between).
     """
     if rotation not in (90, 270):
         raise ValueError("rotation must be 90 or 270")
-    out = bytearray(ROW_BYTES * RAM_HEIGHT)
-    for row in range(RAM_HEIGHT):
+    if out is None:
+        out = bytearray(ROW_BYTES * RAM_HEIGHT)
+    for row in range(first, last):
+        base = row * ROW_BYTES
+        for index in range(base, base + ROW_BYTES):
+            out[index] = 0
         for column in range(RAM_WIDTH):
             if rotation == 90:
                 x, y = row, height - 1 - column
             else:
                 x, y = width - 1 - row, column
             if x < width and 0 <= y < height and pixel(x, y) == on:
-                out[row * ROW_BYTES + (column >> 3)] |= 0x80 >> (column & 7)
+                out[base + (column >> 3)] |= 0x80 >> (column & 7)
     return out
 
 

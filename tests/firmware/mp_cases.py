@@ -395,6 +395,18 @@ def case_ram_bytes_rotation():
     raises(ValueError, ram_bytes, one_dot, 250, 122, 0)
 
 
+def stripes(x, y):
+    return 1 if (x // 3 + y // 5) % 2 else 0
+
+
+def case_ram_bytes_in_steps_equals_all_at_once():
+    whole = ram_bytes(stripes, rotation=90)
+    out = bytearray(b"\xff" * len(whole))        # stale content must be overwritten
+    for first in range(0, 250, 40):
+        ram_bytes(stripes, rotation=90, out=out, first=first, last=min(first + 40, 250))
+    assert out == whole
+
+
 def case_ssd1680_sends_the_init_and_refresh_sequence():
     import machine
     machine.reset()
