@@ -174,13 +174,14 @@ def layout(screen):
         ops.append(("text", "dicewatch", (WIDTH - 9 * CHAR) // 2, HEIGHT // 2 - 12, BLACK))
         text = fit(title, COLUMNS - 1)
         ops.append(("text", text, (WIDTH - len(text) * CHAR) // 2, HEIGHT // 2 + 4, RED))
-    else:   # prompt: a big message in a box, hints below
+    else:   # prompt: a big message in a box, the dice in question, hints below
         parts = wrap(title, COLUMNS - 2)[:3] or [""]
         height = len(parts) * LINE + 8
         ops.append(("rect", 0, 0, WIDTH, height, RED))
         for number, part in enumerate(parts):
             ops.append(("text", part, (WIDTH - len(part) * CHAR) // 2, 5 + number * LINE, BLACK))
-        _lines(ops, lines, height + 6)
+        y = _dice(ops, screen.get("dice") or [], height + 4) if screen.get("dice") else height + 6
+        _lines(ops, lines, y)
     return ops
 
 

@@ -263,6 +263,8 @@ SCREENS = [
     {"kind": "fault", "title": "Camera lost", "lines": ["retrying in 4 s"]},
     {"kind": "sleep", "title": "Good night"},
     {"kind": "prompt", "title": "Zo\u00eb's turn \u2603", "lines": []},
+    {"kind": "prompt", "title": "Check die 3", "dice": [["MILK", ""], ["LIST", ""], ["GIFT", "f"], ["BELL", "l"]],
+     "lines": ["is it GIFT? turn the knob to change, push to confirm", "a second hint", "a third", "a fourth"]},
 ]
 
 
@@ -301,6 +303,13 @@ def case_roll_screen_marks_dice():
     assert ("fill_rect", 1, 43, 33, 3, RED) in ops      # die 1 is a locked BELL
     assert ("text", "13 points", WIDTH - 4 - 9 * 8, HEIGHT - 11, RED) in ops
     assert "..." in texts                               # the long breakdown was cut, visibly
+
+
+def case_prompt_shows_the_die_to_check():
+    ops = layout(SCREENS[-1])
+    texts = [op[1] for op in ops if op[0] == "text"]
+    assert "3?" in texts and "GIFT" in texts and texts[-1] == "a fourth"
+    assert [op for op in ops if op[0] == "rect" and op[5] == RED][1][1:3] == (2 * 62 + (62 - 40) // 2, 23)
 
 
 def case_table_and_menu_highlight():
