@@ -54,6 +54,7 @@ class DemoStats:
     frames: int = 0
     hands: int = 0
     refused: int = 0
+    thrown: list[list[str]] = field(default_factory=list)   # the true faces of each accepted roll
 
 
 class DemoTable:
@@ -72,6 +73,7 @@ class DemoTable:
         self.vision_note = ""
         if camera is None:
             camera, self.vision_note = make_camera(self.clock, rng)
+        camera.clock = self.clock  # one table clock for the camera, the loop and the e-ink
         self.camera = camera
         self.loop = TableLoop(table, presenters=presenters, watcher=self.camera.watch,
                               open_camera=lambda: self.camera, clock=self.clock, confidence=0.9)
@@ -119,7 +121,7 @@ class DemoTable:
         reads_before = self.camera.reads()
         self.camera.show_throw(thrown, keep_after, hover=hover)
         for _ in range(2000):  # a throw is ~3 s of frames; the cap only guards against a stuck reader
-            if self.camera.reads() > reads_before and not self.camera.moving():
+            if self.camera.reads() > reads_before or self.camera.exhausted():
                 break
             self.loop.step()
             self.stats.frames += 1
@@ -201,6 +203,7 @@ class DemoTable:
                 self.stats.refused += 1
                 break
             self.check_accepted(truth)
+            self.stats.thrown.append(list(truth))
             if self.state.is_over:
                 self.turns_done += 1
                 self.progress(f"{player} rolled SEVEN BELLS and wins at once")
@@ -328,10 +331,11 @@ class ScriptedCamera:
         self.last = faces
 
     def reads(self) -> int:
-        return self.count
+        """Settled reads so far (the last one once its frames are used up)."""
+        return self.count if not self.frames else self.count - 1
 
-    def moving(self) -> bool:
-        return bool(self.frames)
+    def exhausted(self) -> bool:
+        return False
 
     def freeze(self) -> None:
         pass
@@ -368,9 +372,14 @@ class SyntheticTable:
         self.turn = 0
         self.live = False
         self.image = None
+        self.still_reads = 0
 
     def watch(self, frame):
-        return self.watcher(frame)
+        motion, roll = self.watcher(frame)
+        truth = self.camera.truth if self.camera is not None else None
+        if roll is not None and self.live and truth is not None and truth.phase == "still":
+            self.still_reads += 1  # a read of dice lying still after a throw (not the empty tray)
+        return motion, roll
 
     def new_turn(self) -> None:
         from vision.sources import SyntheticCamera
@@ -387,11 +396,11 @@ class SyntheticTable:
         self.live = True
 
     def reads(self) -> int:
-        return self.watcher.dice_reads
+        return self.still_reads
 
-    def moving(self) -> bool:
-        truth = self.camera.truth if self.camera is not None else None
-        return truth is None or truth.phase != "still"
+    def exhausted(self) -> bool:
+        """The script's frames are used up (the throw was never read)."""
+        return not self.live
 
     def freeze(self) -> None:
         self.live = False
@@ -405,6 +414,8 @@ class SyntheticTable:
 
     def read(self):
         self.clock.advance(1.0 / self.fps)
+        if self.camera is None:
+            self.new_turn()  # the empty tray before the first throw
         if self.live and self.camera is not None:
             try:
                 self.image = self.camera.read().image
