@@ -124,3 +124,20 @@ def test_not_toml_and_no_file(tmp_path):
     assert "not valid TOML" in str(err) and err.line
     with pytest.raises(ConfigError, match="no such file"):
         load_pins(tmp_path / "absent.toml")
+
+
+def test_pins_command_prints_the_wiring_table(capsys):
+    from host.cli import main
+    assert main(["pins"]) == 0
+    out = capsys.readouterr().out
+    assert "OK, 13 GPIOs" in out and "   18   12  buzzer" in out
+    assert "Score button (shared with Inky Impression's button A)" in out
+    assert "GPIO17 (pin 11)" in out.split("kept free for the HAT:")[1]
+
+
+def test_pins_command_reports_a_broken_map(tmp_path, capsys):
+    from host.cli import main
+    path = write(tmp_path, GOOD.replace("pin = 18", "pin = 22"))
+    assert main(["pins", "--file", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:" in err and "DC line" in err and "Traceback" not in err
