@@ -97,7 +97,7 @@ def test_overlay_written_per_image(tmp_path, photo, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["read"], "required"),
     (["read", "x.jpg", "--bogus"], "unrecognized arguments"),
-    (["read", "x.jpg", "--dice", "no-such-dice"], "unknown dice set"),
+    (["read", "x.jpg", "--dice", "no-such-dice"], "no-such-dice"),
 ])
 def test_bad_flags_are_usage_errors(argv, message, capsys):
     try:

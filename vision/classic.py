@@ -1,9 +1,10 @@
 """The classic pip counter: the baseline the learned reader is measured against.
 
 No learning: find the pips as round blobs (OpenCV's ``SimpleBlobDetector``, dark pips on
-light dice and light pips on dark dice), then group pips that lie close together into dice
-(single-linkage clustering with a reach of a few pip diameters) and count each group.
-A group of more than six pips is split by k-means into the fewest groups of at most six.
+light dice and light pips on dark dice, after a 3x3 median against sensor specks), then
+group pips that lie close together into dice (single-linkage clustering with a reach of
+about four pip diameters, the diagonal of a two) and count each group. A group of more
+than six pips is split by k-means into the fewest groups of at most six.
 
 It is honest but naive, like most pip counters one finds: it has no notion of a die's body,
 so coloured, swirled and translucent dice, dice touching each other and glare defeat it.
@@ -17,7 +18,7 @@ import numpy as np
 from vision.roll import Die, Roll
 
 CONFIDENCE = 0.5
-REACH = 2.6       # pips closer than REACH x pip diameter belong to one die
+REACH = 4.2       # pips closer than REACH x pip diameter belong to one die
 DIE_PER_PIP = 5.0  # a die's side is about this many pip diameters
 
 

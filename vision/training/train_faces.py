@@ -88,6 +88,17 @@ def val_set(pool):
     return to_tensor(xs), torch.tensor(ys)
 
 
+def export(net, out, weights=True):
+    """Write the ONNX file (batch of CROP x CROP crops) and the torch weights beside it."""
+    net.eval()
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), dynamo=False,
+                      input_names=["crops"], output_names=["logits"], opset_version=13,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    if weights:
+        torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12)
@@ -131,15 +142,11 @@ def main(argv=None):
             acc = (pred == vy).float().mean().item()
             if acc >= best:
                 best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
+                torch.save(best_state, Path(args.out).with_suffix(".best.pt"))
             print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} val acc {acc:.4f} "
                   f"best {best:.4f}", flush=True)
     net.load_state_dict(best_state or net.state_dict())
-    net.eval()
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), args.out, dynamo=False,
-                      input_names=["crops"], output_names=["logits"], opset_version=13,
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
-    torch.save(net.state_dict(), Path(args.out).with_suffix(".pt"))
+    export(net, args.out)
     print(f"wrote {args.out} (val acc {best:.4f})", flush=True)
 
 

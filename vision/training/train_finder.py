@@ -118,11 +118,22 @@ def val_batches(pool):
     return out
 
 
+def export(net, out, weights=True):
+    """Write the ONNX file (fixed 1x3xSxS input) and the torch weights beside it."""
+    net.eval()
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, FIND_SIZE, FIND_SIZE), str(out), dynamo=False,
+                      input_names=["image"], output_names=["maps"], opset_version=13)
+    if weights:
+        torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--patch", type=int, default=PATCH, help="training patch side (multiple of 32)")
     ap.add_argument("--out", default="vision/models/pip_finder.onnx")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes added to the real photos")
@@ -148,7 +159,7 @@ def main(argv=None):
         for group in opt.param_groups:
             group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
         net.train()
-        x, hm, rg, mk = make_batch(train, rng, args.batch)
+        x, hm, rg, mk = make_batch(train, rng, args.batch, args.patch)
         loss, hl, rl = loss_fn(net(x), hm, rg, mk)
         opt.zero_grad(); loss.backward(); opt.step()
         step += 1
@@ -164,14 +175,11 @@ def main(argv=None):
                 vl /= len(val)
             if vl < best:
                 best, best_state = vl, {k: v.clone() for k, v in net.state_dict().items()}
+                torch.save(best_state, Path(args.out).with_suffix(".best.pt"))
             print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} (heat {hl:.3f} "
                   f"reg {rl:.3f}) val {vl:.3f} best {best:.3f}", flush=True)
     net.load_state_dict(best_state or net.state_dict())
-    net.eval()
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, FIND_SIZE, FIND_SIZE), args.out, dynamo=False,
-                      input_names=["image"], output_names=["maps"], opset_version=13)
-    torch.save(net.state_dict(), Path(args.out).with_suffix(".pt"))
+    export(net, args.out)
     print(f"wrote {args.out} (val loss {best:.3f})", flush=True)
 
 
