@@ -60,8 +60,8 @@ class SettleGate:
     :param hand_fraction: a changed region at least this fraction of the frame, touching the
         frame's edge, is a hand or arm.
     :param min_die_px: the smallest die side in full-frame pixels (sets what "die-sized" means).
-    :param background: the empty tray (BGR, same size as the frames), e.g. from calibration;
-        makes hand detection independent of what was reported before.
+    :param background: the empty tray (BGR, the frames' size or the same aspect ratio), e.g.
+        from calibration; makes hand detection independent of what was reported before.
     :param work_width: width of the small grey copy.
     :param report_first: report the first still scene (dice already on the table when the
         camera starts); if False, it only becomes the reference.
@@ -112,6 +112,16 @@ class SettleGate:
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _fit_background(self, image: np.ndarray) -> np.ndarray:
+        """The background at the frames' size (same camera at another resolution is fine)."""
+        background = self._background_full
+        (bh, bw), (h, w) = background.shape[:2], image.shape[:2]
+        if (bh, bw) == (h, w):
+            return background
+        if abs(bw / bh - w / h) > 0.01:
+            raise ValueError(f"the background is {bw}x{bh} but the frames are {w}x{h} (another camera?)")
+        return cv2.resize(background, (w, h), interpolation=cv2.INTER_AREA)
 
     def _changed_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels that differ, after removing any overall brightness shift (exposure drift)."""
@@ -178,10 +188,7 @@ class SettleGate:
         self._index += 1
         small = self._small(image)
         if self._background is None and self._background_full is not None:
-            if self._background_full.shape[:2] != image.shape[:2]:
-                raise ValueError(f"the background is {self._background_full.shape[1]}x{self._background_full.shape[0]} "
-                                 f"but the frames are {image.shape[1]}x{image.shape[0]}")
-            self._background = self._small(self._background_full)
+            self._background = self._small(self._fit_background(image))
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
             self._still_since, self._decided = timestamp, False

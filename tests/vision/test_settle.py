@@ -99,10 +99,12 @@ def test_bare_images_and_empty_reads():
     assert len(list(reads_from_stream(frames, lambda image: Roll(), skip_empty=False))) == 1
 
 
-def test_background_of_the_wrong_size_is_refused():
+def test_background_of_another_shape_is_refused():
     gate = SettleGate(background=np.zeros((10, 10, 3), np.uint8))
     with pytest.raises(ValueError, match="background is 10x10 but the frames are 160x120"):
         gate.update(np.zeros((120, 160, 3), np.uint8), 0.0)
+    half = SettleGate(background=np.zeros((60, 80, 3), np.uint8))  # same camera, half the size
+    assert half.update(np.zeros((120, 160, 3), np.uint8), 0.0) is None
 
 
 def test_a_hand_resting_for_seconds_is_still_not_read_but_a_shadow_becomes_scene():
