@@ -10,7 +10,8 @@ Every source is an iterator of ``Frame(image, timestamp)`` (BGR uint8 array, sec
 Sources, by ``--camera`` spec (see ``parse_spec``):
 
 * ``picamera``: the Raspberry Pi camera through picamera2 (Pi only; imported only here).
-* ``opencv:INDEX`` or ``opencv:URL``: a USB webcam or a network stream, via cv2.VideoCapture.
+* ``opencv:INDEX``, ``opencv:/dev/videoN`` or ``opencv:URL``: a USB webcam or a network
+  stream, via cv2.VideoCapture.
 * ``video:FILE``: a video file (timestamps from the file).
 * ``frames:DIR``: a folder of numbered images (``frame-0001.png`` ...), read in number order.
 * ``synthetic[:SEED]``: rendered dice rolls on the printed mat (``SyntheticCamera``).
@@ -601,9 +602,10 @@ def parse_spec(spec: str) -> CameraSpec:
                                   "or opencv:rtsp://host/stream")
         if rest.isdigit():
             return CameraSpec("opencv", int(rest))
-        if "://" in rest:
+        if "://" in rest or rest.startswith("/dev/"):
             return CameraSpec("opencv", rest)
-        raise CameraSpecError(f"--camera {spec!r}: expected a camera index (0, 1, ...) or a stream URL after 'opencv:'")
+        raise CameraSpecError(f"--camera {spec!r}: expected a camera index (0, 1, ...), a device (/dev/video0) "
+                              "or a stream URL after 'opencv:'")
     if kind in ("video", "frames"):
         if not rest:
             raise CameraSpecError(f"--camera {spec!r}: give the {'file' if kind == 'video' else 'folder'} "

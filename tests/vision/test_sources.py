@@ -14,6 +14,7 @@ from vision.sources import (CameraError, CameraSpec, CameraSpecError, FrameFolde
     ("picamera", CameraSpec("picamera")),
     ("opencv:0", CameraSpec("opencv", 0)),
     ("opencv:rtsp://cam.local/stream", CameraSpec("opencv", "rtsp://cam.local/stream")),
+    ("opencv:/dev/video2", CameraSpec("opencv", "/dev/video2")),
     ("video:roll.mp4", CameraSpec("video", "roll.mp4")),
     ("frames:shots/", CameraSpec("frames", "shots/")),
     ("synthetic", CameraSpec("synthetic", 0)),
