@@ -69,7 +69,8 @@ def roll_screen(state) -> Screen:
     """The dice just rolled, what they are worth now, and what is left to do."""
     try:
         scoring = state.best_scoring()
-        lines = tuple(f"{what}: {points}" for what, points in scoring.breakdown) or ("nothing scores yet",)
+        scoring_first = sorted(scoring.breakdown, key=lambda item: -item[1])  # what scores first, then the zeros
+        lines = tuple(f"{what}: {points}" for what, points in scoring_first) or ("nothing scores yet",)
         total = f"{scoring.points} pts"
     except RuleError:
         lines, total = (), ""
