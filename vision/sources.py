@@ -446,7 +446,7 @@ class SyntheticCamera(FrameSource):
         ends = table.random_positions(len(roll.faces), rng, touching=0.2, region=table.rolling_region(),
                                       occupied=[(p.pose.x, p.pose.y) for p in kept])
         start_x, start_y = table.camera.to_table(*hand.tip)
-        style = synth.random_style(rng) if self.dice_set != "d6-pips" else None
+        style = synth.random_style(rng, swirl=False) if self.dice_set != "d6-pips" else None
         flights = []
         for face, (x, y, yaw) in zip(roll.faces, ends):
             die_style = style or synth.random_style(rng)

@@ -144,13 +144,14 @@ def top_face(dice_set: str, pose_face: str, rotation: np.ndarray) -> str:
     return layout[int(np.argmax(ups))]
 
 
-def random_style(rng: np.random.Generator) -> DieStyle:
+def random_style(rng: np.random.Generator, swirl: bool = True) -> DieStyle:
+    """A random die look; ``swirl=False`` for solid dice only (custom-face dice are solid)."""
     body, inks = BODY_COLOURS[rng.integers(len(BODY_COLOURS))]
     jitter = rng.integers(-18, 19, 3)
     body = tuple(int(np.clip(c + j, 0, 255)) for c, j in zip(body, jitter))
     ink = inks[rng.integers(len(inks))]
     swirl = None
-    if rng.random() < 0.25:
+    if rng.random() < 0.25 and swirl:
         other, _ = BODY_COLOURS[rng.integers(len(BODY_COLOURS))]
         if sum(abs(a - b) for a, b in zip(other, ink)) > 200:
             swirl = other
@@ -337,7 +338,7 @@ def random_lighting(rng: np.random.Generator) -> Lighting:
     azimuth = rng.uniform(0, 2 * math.pi)
     direction = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
     return Lighting(direction=direction, ambient=float(rng.uniform(0.45, 0.7)),
-                    blur=float(rng.choice([0.0, 0.4, 0.7, 1.0, 1.3])), noise=float(rng.uniform(1.0, 6.0)),
+                    blur=float(rng.choice([0.0, 0.3, 0.5, 0.7, 1.0])), noise=float(rng.uniform(1.0, 6.0)),
                     shadow=float(rng.uniform(0.15, 0.5)))
 
 
@@ -785,11 +786,12 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
         places = table.random_positions(len(faces), rng, touching=touching, region=region)
     if same_style is None:
         same_style = dice_set != "d6-pips" or rng.random() < 0.35
-    shared = style or random_style(rng)
+    swirl = dice_set == "d6-pips"
+    shared = style or random_style(rng, swirl)
     same_style = same_style or style is not None
     poses = []
     for face, (x, y, yaw) in zip(faces, places):
-        style = shared if same_style else random_style(rng)
+        style = shared if same_style else random_style(rng, swirl)
         poses.append(DiePose(face=face, x=x, y=y, yaw=yaw, tilt=float(rng.uniform(0, tilt)),
                              tilt_axis=float(rng.uniform(0, 360)), style=style,
                              size_mm=DIE_MM * float(rng.uniform(0.97, 1.03))))
@@ -813,7 +815,7 @@ def render_face_crop(dice_set: str, face: str, seed: int = 0, size: int = 64, fi
     table = Table((size, size), seed, die_px=die_px, tilt_deg=4.0)
     offset = rng.uniform(-0.06, 0.06, 2) * size
     x, y = table.camera.to_table(size / 2 + offset[0], size / 2 + offset[1], DIE_MM)
-    style = style or random_style(rng)
+    style = style or random_style(rng, dice_set == "d6-pips")
     pose = DiePose(face=face, x=x, y=y, yaw=float(rng.uniform(0, 360)), tilt=float(rng.uniform(0, tilt)),
                    tilt_axis=float(rng.uniform(0, 360)), style=style)
     image, _ = table.draw([pose], dice_set, rng)
