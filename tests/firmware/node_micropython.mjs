@@ -1,12 +1,12 @@
-// Runs a MicroPython script on the official WebAssembly port (which has asyncio), with a
-// host folder copied into its in-memory file system.
-//   node node_micropython.mjs PACKAGE_DIR ROOT_DIR SCRIPT.py
+// Runs a MicroPython script on the official WebAssembly port (which has asyncio), with
+// host folders copied (read, never written) into its in-memory file system.
+//   node node_micropython.mjs PACKAGE_DIR SCRIPT.py HOST_DIR=MP_DIR ...
 // Prints the script's stdout; exits 1 with the Python traceback on an uncaught exception.
 import fs from "fs";
 import path from "path";
 import { pathToFileURL } from "url";
 
-const [packageDir, rootDir, scriptPath] = process.argv.slice(2);
+const [packageDir, scriptPath, ...folders] = process.argv.slice(2);
 const { loadMicroPython } = await import(pathToFileURL(path.join(packageDir, "micropython.mjs")).href);
 const mp = await loadMicroPython({
   heapsize: 8 * 1024 * 1024,
@@ -26,7 +26,11 @@ function copyTree(hostDir, mpDir) {
     }
   }
 }
-copyTree(rootDir, "/fw");
+mp.FS.mkdir("/fw");
+for (const pair of folders) {
+  const [hostDir, mpDir] = pair.split("=");
+  copyTree(hostDir, mpDir);
+}
 
 try {
   await mp.runPythonAsync(fs.readFileSync(scriptPath, "utf8"));

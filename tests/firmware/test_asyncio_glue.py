@@ -37,8 +37,8 @@ def glue_result(mount):
     node, package = shutil.which("node"), find_package()
     if node is None or package is None:
         pytest.skip("Node.js or the MicroPython WebAssembly port is not installed (see this file's docstring)")
-    result = subprocess.run([node, str(HERE / "node_micropython.mjs"), str(package), str(mount),
-                             str(HERE / "glue_script.py")], capture_output=True, text=True, timeout=120,
+    result = subprocess.run([node, str(HERE / "node_micropython.mjs"), str(package), str(HERE / "glue_script.py"),
+                             f"{mount / 'firmware'}=/fw/firmware", f"{HERE / 'fakes'}=/fw/fakes"], capture_output=True, text=True, timeout=120,
                             stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mp_cases
-from mpwasm import run_cases
+from mpwasm import run_cases, snapshot
 
 CASES = dict(mp_cases.cases())
 
@@ -17,7 +17,14 @@ def test_case_under_cpython(name):
 
 @pytest.fixture(scope="module")
 def micropython_results(mount):
-    return run_cases(mount, "mp_cases", sorted(CASES))
+    before = snapshot(mount)
+    results = run_cases(mount, "mp_cases", sorted(CASES))
+    results["mount unchanged"] = snapshot(mount) == before
+    return results
+
+
+def test_micropython_wrote_nothing_to_the_mount(micropython_results):
+    assert micropython_results["mount unchanged"]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
