@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -176,7 +177,9 @@ def make_devices(config: DeviceConfig, post):
     from host.devices import TableDevices, pins_for
     pins = pins_for()  # ConfigError for a broken pin map: fatal, it is the box's wiring
     try:
-        return TableDevices(pins, on_command=post)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns once per pin library it cannot load
+            return TableDevices(pins, on_command=post)
     except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds when no GPIO is found
         print(f"dicewatch run: no GPIO here ({type(exc).__name__}: {exc}); running without the status light, "
               "bar, buzzer, buttons and knob (use --no-gpio to silence this)", file=sys.stderr)
