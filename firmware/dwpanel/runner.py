@@ -99,9 +99,10 @@ async def screen_task(app, board, min_ms=SCREEN_MIN_MS):
         await asyncio.sleep_ms(200)
 
 
-async def run(pixels=PIXELS, screen=True, knob=True, board=None, link=None, until=None, screen_min_ms=SCREEN_MIN_MS):
+async def run(pixels=PIXELS, screen=True, knob=True, rotation=90, board=None, link=None, until=None,
+              screen_min_ms=SCREEN_MIN_MS):
     """Run the panel: forever on the Pico; until ``until(app)`` is true in tests."""
-    board = board if board is not None else Board(pixels=pixels, screen=screen, knob=knob)
+    board = board if board is not None else Board(pixels=pixels, screen=screen, knob=knob, rotation=rotation)
     link = link if link is not None else UsbSerial()
     app = PanelApp(time.ticks_ms(), pixels=pixels, screen=screen, knob=knob)
     coros = [serial_task(app, link), input_task(app, board, link), pixel_task(app, board), tick_task(app, link)]
@@ -115,5 +116,5 @@ async def run(pixels=PIXELS, screen=True, knob=True, board=None, link=None, unti
     return app
 
 
-def main(pixels=PIXELS, screen=True, knob=True):
-    asyncio.run(run(pixels, screen, knob))
+def main(pixels=PIXELS, screen=True, knob=True, rotation=90):
+    asyncio.run(run(pixels, screen, knob, rotation))
