@@ -505,7 +505,10 @@ class SyntheticCamera(FrameSource):
     def read(self) -> Frame:
         if self._closed:
             raise StopIteration
-        step = next(self._frames)
+        try:
+            step = next(self._frames)
+        except ValueError as exc:  # e.g. more dice than fit in the rolling area
+            raise SourceError(f"synthetic camera: {exc}") from None
         if step is None:
             raise StopIteration
         phase, k, placed, hands = step

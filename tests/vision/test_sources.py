@@ -165,3 +165,9 @@ def test_synthetic_camera_without_hands():
                              lead_in=0.1, hold=0.3)
     phases = {camera.truth.phase for _ in camera}
     assert "hand" not in phases and "moving" in phases
+
+
+def test_synthetic_camera_with_too_many_dice_says_so():
+    camera = SyntheticCamera(0, script=[("1",) * 60], size=(240, 180), lead_in=0.1)
+    with pytest.raises(SourceError, match="synthetic camera: cannot fit 60 dice"):
+        list(camera)
