@@ -274,8 +274,8 @@ class SerialPanel(Presenter):
         log.info("table panel connected on %s", name)
         self._write(self.link.send("hello", {"host": "dicewatch"}, self._ms(now)))
         # a panel plugged in (again) gets the current picture
-        if self.last_status is not None:
-            self._send("status", self._status_body(self.last_status))
+        if self.last_status is not None:   # the lights, not a sound that already played
+            self._send("status", dict(self._status_body(self.last_status), sound=None))
         if self.last_screen is not None:
             self._send("screen", screen_body(self.last_screen))
 

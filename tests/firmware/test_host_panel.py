@@ -79,7 +79,7 @@ def test_unplug_and_replug(clock):
         assert host.connected
         pico.unplug()
         where["path"] = None                   # the cable is out
-        host.status(Status(light="read-ok", bar=3))   # the game goes on meanwhile
+        host.status(Status(light="read-ok", bar=3, sound="scored"))   # the game goes on meanwhile
         for _ in range(40):
             clock.now += 0.25
             host.tick()
@@ -90,6 +90,7 @@ def test_unplug_and_replug(clock):
         exchange(host, pico, clock)
         assert host.connected and host.connects == 2
         assert pico.app.light == "read-ok" and pico.app.bar == 3      # the latest state, not the old one
+        assert pico.app.effect is None                                 # and no sound played again
         assert pico.app.take_screen() == layout(screen_body(SCREEN))
     finally:
         host.close()
