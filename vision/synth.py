@@ -514,8 +514,7 @@ class Table:
         world = corners @ rot.T
         lift = -world[:, 2].min() + pose.z
         world = world + np.array([pose.x, pose.y, lift])
-        return {"rot": rot, "world": world, "centre": np.array([pose.x, pose.y, lift + 0.0 * half]),
-                "pixels": self.camera.project(world)}
+        return {"rot": rot, "world": world, "pixels": self.camera.project(world)}
 
     def _shadow(self, image: np.ndarray, pose: DiePose, geo: dict) -> None:
         light = np.array(self.lighting.direction, float)
