@@ -72,7 +72,7 @@ class DemoTable:
             presenters.append(TerminalPresenter(screens=False, prefix="    "))
         self.vision_note = ""
         if camera is None:
-            camera, self.vision_note = make_camera(self.clock, rng)
+            camera, self.vision_note = make_camera(self.clock, rng, overlay_dir=Path(out) / "reads")
         camera.clock = self.clock  # one table clock for the camera, the loop and the e-ink
         self.camera = camera
         self.loop = TableLoop(table, presenters=presenters, watcher=self.camera.watch,
@@ -260,6 +260,9 @@ class DemoTable:
         if watcher is not None and watcher.calibration is not None:
             lines.append(f"tray calibrated from the empty mat; {watcher.outside} things found off the mat "
                          "(its corner markers) left out of the rolls")
+        if watcher is not None and watcher.overlays:
+            lines.append(f"what the camera read, die by die with its confidence: {len(watcher.overlays)} overlays "
+                         f"in {watcher.overlays[0].parent}")
         lines.append(f"wall time {elapsed:.1f} s")
         return "\n".join(lines)
 
@@ -269,7 +272,7 @@ def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
     return plan(faces, roll_number)
 
 
-def make_camera(clock: SimClock, rng: random.Random):
+def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None):
     """The synthetic camera with the real reader, or (if vision cannot read these dice here)
     the scripted stand-in, with a note saying so."""
     from host.loop import FrameWatcher
@@ -282,7 +285,7 @@ def make_camera(clock: SimClock, rng: random.Random):
                                        "the rolls were handed to the loop as read, not filmed")
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
-    watcher = FrameWatcher(reader, calibration=calibration)
+    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
     return SyntheticTable(clock, watcher, seed=seed), note
 
 

@@ -142,9 +142,12 @@ class FrameWatcher:
     ``"still"`` otherwise; ``roll`` is the reader's ``Roll`` once a new scene has settled.
     """
 
-    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0, calibration=None):
+    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0, calibration=None,
+                 overlay_dir=None):
         from vision.settle import SettleGate
         self.reader, self.fps, self.calibration = reader, fps, calibration
+        self.overlay_dir = overlay_dir  # when set: each read's overlay (what was found, how sure) as a PNG
+        self.overlays: list = []
         if gate is None:
             gate = SettleGate(background=calibration.background if calibration is not None else None)
         self.gate = gate
@@ -173,7 +176,22 @@ class FrameWatcher:
             roll = self.on_the_mat(roll, settle.image)
         self.last_roll = roll
         self.dice_reads += bool(roll.dice)
+        if self.overlay_dir is not None and roll.dice:
+            self._save_overlay(settle.image, roll)
         return SETTLED, roll
+
+    def _save_overlay(self, image, roll) -> None:
+        import cv2
+        from pathlib import Path
+        from vision.overlay import draw
+        folder = Path(self.overlay_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"read-{self.reads:04d}.png"
+        try:
+            if cv2.imwrite(str(path), draw(image, roll, title=f"read {self.reads}")):
+                self.overlays.append(path)
+        except cv2.error as exc:
+            log.warning("could not write the overlay %s: %s", path, exc)
 
 
     def on_the_mat(self, roll, image):

@@ -4,7 +4,8 @@ Three players (Ann, Ben, Cy) play five rounds of Jingle Bell Roll. Each roll is 
 synthetic camera: the dice tumble and settle in the tray, kept dice wait in the keep area,
 and now and then a hand passes over. The frames go through the real vision pipeline
 (settle gate, dice reader) and the table loop, the rules score them, every e-ink screen is
-written as a PNG into --out, and every LED and buzzer change is printed.
+written as a PNG into --out (and what the camera read, as overlays, into --out/reads),
+and every LED and buzzer change is printed.
 
 The demo knows the true faces it rendered, so every misread is reported, never hidden: a
 die the reader flags is confirmed or corrected with the knob, as a player would; a
@@ -83,7 +84,7 @@ def run(args) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for old in out.glob("screen-*.png"):
+        for old in list(out.glob("screen-*.png")) + list(out.glob("reads/read-*.png")):
             old.unlink()
     except OSError as exc:
         print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
