@@ -97,6 +97,7 @@ class DeviceConfig:
     panel: str = ""                     # serial port of the Pico table panel ("" = none)
     camera_retry_max: float = 30.0      # longest wait between camera reconnect attempts
     frame_interval: float = 0.0         # extra pause between frames (0: as fast as the camera delivers)
+    overlays: bool = False              # save each read's overlay (found dice, confidence) in DATA/reads
 
 
 _DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
@@ -112,6 +113,7 @@ _DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
     "panel": (str, 'a serial port such as "/dev/ttyACM0", or ""'),
     "camera_retry_max": ((int, float), "seconds (a number >= 1)"),
     "frame_interval": ((int, float), "seconds (a number >= 0)"),
+    "overlays": (bool, "true or false"),
 }
 
 

@@ -236,7 +236,9 @@ def play(args) -> int:
     display = make_display(config)
     if display is not None:
         presenters.append(display)
-    loop = TableLoop(table, presenters=presenters, watcher=FrameWatcher(reader, calibration=calibration),
+    overlay_dir = data_dir() / "reads" if config.overlays else None
+    loop = TableLoop(table, presenters=presenters,
+                     watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
                      confidence=config.confidence,
                      choose_characters=not args.no_characters, retry_max=config.camera_retry_max)
     try:
