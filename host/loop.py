@@ -250,6 +250,7 @@ class TableLoop:
         self.refused = 0
         self.setup_done = not choose_characters or not self._can_choose()
         self._last_status: Status | None = None
+        self.showing_error = False
 
     # -- shortcuts ---------------------------------------------------------------------------
     @property
@@ -274,6 +275,7 @@ class TableLoop:
 
     # -- output ------------------------------------------------------------------------------
     def _show(self, screen: Screen) -> None:
+        self.showing_error = screen.kind == "error"
         for presenter in self.presenters:
             try:
                 presenter.show(screen)
@@ -298,7 +300,7 @@ class TableLoop:
 
     def _error(self, title: str, reason: str, hint: str = "") -> None:
         lines = (reason,) + ((hint,) if hint else ())
-        self._show(Screen("error", title=title, lines=lines, footer="Undo: take back · Next: go on"))
+        self._show(Screen("error", title=title, lines=lines, footer="Next or Undo: back to the game"))
         self._status(ATTENTION, sound="error")
 
     def show_home(self) -> None:
@@ -388,6 +390,9 @@ class TableLoop:
                 self.menu = table_menu(self.state)
                 self._show(menu_screen(self.menu))
                 self._status(ATTENTION)
+            return
+        if command in ("undo", "next") and self.showing_error and self.pending is None:
+            self.show_home()  # the first press after an error only puts it away; it never undoes a roll
             return
         if command == "undo":
             self._undo()

@@ -103,6 +103,9 @@ def test_a_bell_that_changed_is_refused_and_nothing_changes(table):
     assert error.kind == "error" and "BELL" in " ".join(error.lines)
     assert screen.statuses[-1].sound == "error"
     assert kinds(table)[-1] == ("note", "refused")
+    loop.handle("undo")  # puts the error away; does not undo the first roll
+    assert table.state == before and screen.screens[-1].kind == "roll"
+    assert screen.statuses[-1].light == READ_OK
 
 
 def test_a_fourth_roll_is_refused(table):
