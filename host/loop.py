@@ -274,13 +274,17 @@ class TableLoop:
         self.stop_requested.set()
 
     # -- output ------------------------------------------------------------------------------
-    def _show(self, screen: Screen) -> None:
-        self.showing_error = screen.kind == "error"
+    def _tell(self, method: str, *args: Any) -> None:
+        """Call ``method`` on every presenter; a failing output is logged, the game goes on."""
         for presenter in self.presenters:
             try:
-                presenter.show(screen)
+                getattr(presenter, method)(*args)
             except Exception as exc:  # noqa: BLE001 - an output fault must not stop the game
-                log.warning("presenter %s failed to show a screen: %s", type(presenter).__name__, exc)
+                log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
+
+    def _show(self, screen: Screen) -> None:
+        self.showing_error = screen.kind == "error"
+        self._tell("show", screen)
 
     def _status(self, light: str | None = None, sound: str | None = None, bar: int | None = None) -> None:
         if light is not None:
@@ -292,11 +296,7 @@ class TableLoop:
         if status == self._last_status and sound is None:
             return
         self._last_status = status
-        for presenter in self.presenters:
-            try:
-                presenter.status(status)
-            except Exception as exc:  # noqa: BLE001
-                log.warning("presenter %s failed to set the lights: %s", type(presenter).__name__, exc)
+        self._tell("status", status)
 
     def _error(self, title: str, reason: str, hint: str = "") -> None:
         lines = (reason,) + ((hint,) if hint else ())
@@ -687,12 +687,7 @@ class TableLoop:
 
     def _camera_lost(self, why: str) -> None:
         now = self.clock()
-        if self.camera is not None:
-            try:
-                self.camera.close()
-            except Exception:  # noqa: BLE001
-                pass
-            self.camera = None
+        self._close_camera()
         first = self.camera_fault is None
         self.camera_fault = why
         self.next_retry = now + self.retry_delay
@@ -747,12 +742,7 @@ class TableLoop:
                 log.exception("reading a frame failed")
                 self._error("Could not read the dice", f"{type(exc).__name__}: {exc}",
                             "Roll again; if it keeps happening, check the camera and the light.")
-        now = self.clock()
-        for presenter in self.presenters:
-            try:
-                presenter.tick(now)
-            except Exception as exc:  # noqa: BLE001
-                log.warning("presenter %s tick failed: %s", type(presenter).__name__, exc)
+        self._tell("tick", self.clock())
 
     def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,
             until: Callable[[], bool] | None = None) -> None:
@@ -774,14 +764,13 @@ class TableLoop:
         self._show(Screen("sleep", title="dicewatch is asleep", lines=(line, "the game is saved"),
                           footer=f"session {self.table.id}"))
         self._status(OFF, bar=0)
-        for presenter in self.presenters:
-            try:
-                presenter.close()
-            except Exception as exc:  # noqa: BLE001
-                log.warning("presenter %s did not close cleanly: %s", type(presenter).__name__, exc)
+        self._tell("close")
+        self._close_camera()
+
+    def _close_camera(self) -> None:
         if self.camera is not None:
             try:
                 self.camera.close()
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as exc:  # noqa: BLE001 - it is being let go anyway
+                log.warning("closing the camera failed: %s", exc)
             self.camera = None
