@@ -74,9 +74,8 @@ def roll_screen(state) -> Screen:
         total = f"{scoring.points} pts"
     except RuleError:
         lines, total = (), ""
-    left = 3 - state.roll_number
-    footer = (f"{left} roll{'s' if left != 1 else ''} left · Score to end the turn" if left
-              else "last roll: press Score")
+    footer = (f"next: Roll {state.roll_number + 1} of 3, or press Score" if state.roll_number < 3
+              else "that was the last roll: press Score")
     return Screen("roll", title=roll_title(state), dice=dice_views(state), lines=lines, total=total,
                   footer=footer)
 
@@ -98,7 +97,7 @@ def scoreboard_screen(state, game) -> Screen:
         title = f"Round {state.round} of {state.rules.rounds} · Dec {state.day}"
     footer = game.status(state) if game.status else ""
     if not state.is_over:
-        footer = f"{state.current_player} to roll" if state.roll_number == 0 else footer
+        footer = f"{state.current_player}: Roll 1 of 3" if state.roll_number == 0 else footer
     return Screen("scoreboard", title=title, table=tuple(rows), highlight=highlight, footer=footer)
 
 
