@@ -329,3 +329,22 @@ def test_a_reader_that_crashes_on_one_picture_does_not_end_the_game(table):
     assert screen.screens[-1].title == "Could not read the dice"
     loop.step()
     assert table.state.roll_number == 1
+
+
+def test_re_rolling_one_die_with_a_character_ability(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")  # the knob's menu
+        labels = loop.menu.labels()
+        target = labels.index("Re-roll one die with Frosty")
+        for _ in range(target):
+            loop.handle("right")
+        loop.handle("push")
+        assert screen.screens[-1].title == "Re-roll one die"
+        after = ["GIFT" if f == "MILK" else f for f in FIRST]  # the MILK came up GIFT
+        loop.on_read(roll_of(after))
+        assert table.entries[-1].body["type"] == "reroll" and table.entries[-1].body["with"] == "Frosty"
+        assert table.state.roll_number == 1 and table.state.turn.ability_used
+        assert sorted(table.state.faces) == sorted(after)
