@@ -323,7 +323,8 @@ class SyntheticCamera(FrameSource):
     Starts on the empty tray, then for each roll of ``script`` a hand reaches in (picking up
     the previous dice, setting kept ones aside), throws the dice, which tumble, bounce and
     slide to a stop with motion blur while the hand withdraws, and the dice lie still for
-    ``hold`` seconds. Then, as scripted, a hand hovers over the tray or nudges a die. Without
+    ``hold`` seconds. Then, as scripted, a hand hovers over the tray (holding still there for
+    a moment, never touching a die) or nudges a die. Without
     a script it throws random rolls forever. ``truth`` is the last frame's ``FrameTruth``.
     Iteration stops when the script is used up; append to ``script`` and iterate again to
     film more throws on the same table (the dice stay where they lie).
@@ -469,10 +470,13 @@ class SyntheticCamera(FrameSource):
 
     def _hover(self, k: int, placed: list[_Placed]):
         hand = self._hand(reach=float(self._rng.uniform(0.5, 0.8)))
-        steps = self._count(0.9)
+        steps = self._count(0.4)
         for i in range(steps):
-            reach = math.sin(math.pi * (i + 1) / (steps + 1))
-            yield "hand", k, placed, [synth.hand_at(hand, reach)]
+            yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / steps))]
+        for _ in range(self._count(float(self._rng.uniform(0.3, 0.8)))):  # held still over the dice
+            yield "hand", k, placed, [hand]
+        for i in range(steps):
+            yield "hand", k, placed, [synth.hand_at(hand, 1 - _ease((i + 1) / steps))]
         for _ in range(self._count(self.hold * 0.8)):
             yield "still", k, placed, []
 

@@ -1,8 +1,11 @@
-"""python -m vision.bench settle [--size 1280x720] [--rolls 3] [--seed 0]
+"""python -m vision.bench settle [--size 1280x720] [--rolls 3] [--seed 0] [--sequences 12]
 
 Cost of the settle gate per frame (goal: at most 2 ms at 1280x720 on one core), measured on
-synthetic camera frames rendered beforehand (throws, hands, hovers, nudges), and how many
-reads it made against the number of settles the script holds.
+synthetic camera frames rendered beforehand (throws, hands, hovers, nudges); then how right
+its reads are over ``--sequences`` random 640x480 synthetic sequences (tray and mat, with and
+without the empty-tray background): every still scene after a throw or a nudge should give
+exactly one read, a still scene after a hand only hovered none, and no read may come while a
+hand is in view.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=parse_size, default=(1280, 720))
     parser.add_argument("--rolls", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sequences", type=int, default=12)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     script = [ScriptedRoll(tuple(str(f) for f in rng.integers(1, 7, rng.integers(2, 6))),
@@ -59,7 +63,70 @@ def main(argv: list[str] | None = None) -> int:
           f"max {costs_arr.max():.2f} ms (goal: <= 2 ms); wall-clock median {np.median(walls):.2f} ms")
     print(f"  reads: {reads} (first scene = empty tray) + expected {expected} settles of "
           f"{len(script)} throws, {sum(r.hover for r in script)} hovers, {sum(r.nudge for r in script)} nudges")
+    if args.sequences > 0:
+        accuracy(args.sequences, args.seed)
     return 0
+
+
+def _random_script(rng: np.random.Generator, rolls: int) -> list[ScriptedRoll]:
+    script = []
+    for i in range(rolls):
+        count = int(rng.integers(1, 7))
+        keep = tuple(int(k) for k in rng.choice(count, int(rng.integers(0, min(count, 3) + 1)), replace=False))
+        script.append(ScriptedRoll(tuple(str(f) for f in rng.integers(1, 7, count)), keep=keep if i % 3 != 2 else (),
+                                   hover=bool(rng.random() < 0.5), nudge=bool(rng.random() < 0.4),
+                                   new_turn=i % 3 == 0))
+    return script
+
+
+def _still_segments(truths) -> list[tuple[int, int, bool]]:
+    """(first, last frame index, dice changed since the previous still scene) per run of
+    "still" frames."""
+    segments, start, previous = [], None, None
+    for i, truth in enumerate(truths + [None]):
+        still = truth is not None and truth.phase == "still"
+        if still and start is None:
+            start = i
+        if not still and start is not None:
+            scene = sorted((d.face, round(d.x), round(d.y)) for d in truths[start].dice)
+            segments.append((start, i - 1, scene != previous))
+            previous, start = scene, None
+    return segments
+
+
+def accuracy(sequences: int, seed: int) -> None:
+    """Reads against the synthetic truth, for the gate with and without a background."""
+    totals = {False: np.zeros(6, int), True: np.zeros(6, int)}
+    delays = {False: [], True: []}
+    for n in range(sequences):
+        rng = np.random.default_rng([seed, n])
+        camera = SyntheticCamera(seed * 1000 + n, script=_random_script(rng, 4), size=(640, 480), hold=1.2,
+                                 background="mat" if n % 2 else "tray", lead_in=0.5)
+        frames = [(image, t, camera.truth) for image, t in camera]
+        truths = [truth for _, _, truth in frames]
+        segments = _still_segments(truths)
+        for with_background in (False, True):
+            gate = SettleGate(background=frames[0][0] if with_background else None)
+            reads = [i for i, (image, t, _) in enumerate(frames) if gate.update(image, t) is not None]
+            counted = np.zeros(6, int)  # expected, exactly once, missed, twice+, on unchanged, with a hand
+            for first, last, changed in segments[1:]:  # [0] is the empty tray before the first throw
+                inside = [i for i in reads if first <= i <= last]
+                if changed:
+                    counted[0] += 1
+                    counted[1] += len(inside) == 1
+                    counted[2] += not inside
+                    counted[3] += len(inside) > 1
+                    delays[with_background] += [(i - first) / camera.fps * 1000 for i in inside[:1]]
+                else:
+                    counted[4] += len(inside)
+            counted[5] = sum(truths[i].hand or truths[i].phase in ("hand", "moving") for i in reads)
+            totals[with_background] += counted
+    for with_background, t in totals.items():
+        label = "with the empty-tray background" if with_background else "without a background"
+        delay = f"{np.median(delays[with_background]):.0f} ms" if delays[with_background] else "-"
+        print(f"  {sequences} random sequences, {label}: {t[1]} of {t[0]} settles read exactly once, "
+              f"{t[2]} missed, {t[3]} read twice or more, {t[4]} reads of unchanged scenes, "
+              f"{t[5]} reads while a hand was in view or dice moved; median delay after the dice stop {delay}")
 
 
 if __name__ == "__main__":
