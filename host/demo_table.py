@@ -139,6 +139,9 @@ class DemoTable:
             die = pending.flagged[0]
             read = pending.faces[die]
             real = self._true_face(pending.faces, truth, die)
+            if pending.by_hand:
+                self.choose(real)
+                continue
             self.stats.flagged += 1
             if read != real:
                 self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number + 1, die + 1,
@@ -197,8 +200,9 @@ class DemoTable:
                 why = (f"found {len(found)} dice" if len(found) != len(truth)
                        else f"read {' '.join(found)}, refused by the rules")
                 self.stats.misreads.append(Misread(player, roll_number, 0, " ".join(truth), why, 0.0,
-                                                   "the roll typed in on the panel"))
-                self.press("roll:" + ",".join(truth))
+                                                   "the dice entered with the knob"))
+                self.press("push")
+                self.settle_read(truth)
             if self.state.roll_number == rolls_before:
                 self.stats.refused += 1
                 break
@@ -244,7 +248,8 @@ class DemoTable:
         s = self.stats
         typed = sum(1 for m in s.misreads if not m.die)
         lines.append(f"{s.rolls} rolls filmed, {s.dice_read} dice scored, {s.flagged} dice flagged for a check, "
-                     f"{len(s.misreads) - typed} dice misread, {typed} rolls typed in, {s.hands} hands passing")
+                     f"{len(s.misreads) - typed} dice misread, {typed} rolls entered with the knob, "
+                     f"{s.hands} hands passing")
         for m in s.misreads:
             if m.die:
                 lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
-from host.menus import BACK, DONE, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
+from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
 from host.presenters import DieView, Screen, Status
 from host.session_store import StoredSession
 from rules.core import RuleError
@@ -48,6 +48,7 @@ class Pending:
     flagged: list[int]          # die indexes still to confirm, in order
     reroll_with: str | None = None
     corrections: list[dict] = field(default_factory=list)
+    by_hand: bool = False       # the camera saw the wrong number of dice: every die is entered with the knob
 
 
 # -- views: what the screen shows for a state ------------------------------------------------
@@ -243,6 +244,8 @@ class TableLoop:
         self.pending: Pending | None = None
         self.reroll_with: str | None = None
         self.same_read: list[str] | None = None
+        # a read that could not be used (wrong number of dice, refused by the rules): push to enter it by hand
+        self.unusable_read: tuple[list[str], list[float]] | None = None
         self.motion = STILL
         self.light = WAITING
         self.closed = False
@@ -375,6 +378,9 @@ class TableLoop:
                 self.wizard_menu = (self.wizard_menu or self.wizard.menu()).turn(step)
                 self._show(menu_screen(self.wizard_menu))
             return
+        if command == "push" and self.showing_error and self.unusable_read is not None and self.pending is None:
+            self._enter_by_hand()
+            return
         if command in ("push", "score"):
             if self.menu is not None:
                 self._choose(self.menu)
@@ -449,8 +455,9 @@ class TableLoop:
 
     def _next(self) -> None:
         if self.pending is not None:
-            # Next on "Check die N": the die is what the camera read
-            self._confirm_face(self.pending.faces[self.pending.flagged[0]])
+            # Next on "Check die N": the die is what the camera read (or, unseen, the highlighted face)
+            face = self.pending.faces[self.pending.flagged[0]]
+            self._confirm_face(self.menu.chosen.value if face == UNSEEN else face)
         elif self.menu is not None and self.menu.kind == "character":
             # Next: play on without (more) character cards.
             self.menu, self.setup_done = None, True
@@ -545,9 +552,11 @@ class TableLoop:
         if not faces:
             return  # an empty tray: the dice were picked up or passed on
         if len(faces) != DICE:
+            self.unusable_read = (faces[:DICE], confidences[:DICE])
             self._error(f"I see {len(faces)} dice", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
-                        "Move them into the tray; the roll is read when they are still.")
+                        "Move them into the tray and they are read again, or push the knob to enter the dice.")
             return
+        self.unusable_read = None
         if state.roll_number >= 1 and Counter(faces) == Counter(state.faces) and self.reroll_with is None:
             # Nothing changed: a hand passed, the table was bumped. Not a roll.
             self.same_read = faces
@@ -562,6 +571,16 @@ class TableLoop:
             return
         self._submit_roll(faces, self.reroll_with)
 
+    def _enter_by_hand(self) -> None:
+        """A read that could not be used (too few or too many dice, or refused): ask for each
+        die with the knob, what the camera saw filled in (the journal notes the roll as entered by hand)."""
+        faces, confidences = self.unusable_read
+        self.unusable_read = None
+        faces = list(faces) + [UNSEEN] * (DICE - len(faces))
+        confidences = list(confidences) + [0.0] * (DICE - len(confidences))
+        self.pending = Pending(faces, confidences, list(range(DICE)), reroll_with=self.reroll_with, by_hand=True)
+        self._ask_next_flag()
+
     def _ask_next_flag(self, sound: str | None = None) -> None:
         pending = self.pending
         assert pending is not None
@@ -574,7 +593,7 @@ class TableLoop:
         pending, menu = self.pending, self.menu
         die = pending.flagged[0]
         views = dice_views(self.state, pending.faces, pending.confidences, [die])
-        self._show(Screen("prompt", title=f"Check die {die + 1}", dice=views,
+        self._show(Screen("prompt", title=menu.title, dice=views,
                           lines=(f"is it {menu.chosen.value}? turn the knob to change, push to confirm",)))
 
     def _confirm_face(self, face: str) -> None:
@@ -591,8 +610,12 @@ class TableLoop:
             self._ask_next_flag()
             return
         self.pending, self.menu = None, None
-        for correction in pending.corrections:
-            self.table.note(correction)
+        if pending.by_hand:
+            self.table.note({"type": "typed-roll", "faces": pending.faces, "player": self.state.current_player,
+                             "why": "entered with the knob: the camera's read could not be used"})
+        else:
+            for correction in pending.corrections:
+                self.table.note(correction)
         self._submit_roll(pending.faces, pending.reroll_with)
 
     def _direct_face(self, command: str) -> None:
@@ -656,9 +679,12 @@ class TableLoop:
         except RuleError as exc:
             self.refused += 1
             self.table.note({"type": "refused", "event": event, "reason": str(exc)})
-            self._error("Roll refused", str(exc), "Put the dice back as they were, or press Undo.")
+            self._error("Roll refused", str(exc), "Put the dice back as they were, or push the knob to enter "
+                        "the dice if the camera got one wrong.")
+            self.unusable_read = (list(faces), [0.5] * len(faces))
             return
         self.reroll_with = None
+        self.unusable_read = None
         self._play(event)
         state = self.state
         if state.is_over and getattr(state, "instant_win", False):

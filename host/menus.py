@@ -73,8 +73,15 @@ def character_menu(player: str, characters: dict, taken: Sequence[str]) -> Menu:
 
 # -- a die the camera was unsure of ----------------------------------------------------------------
 
+UNSEEN = "?"  # a die the camera did not see: its face is asked for
+
+
 def face_menu(die_number: int, read_face: str, confidence: float, faces: Sequence[str]) -> Menu:
-    """"Check die N": the read face first (push to confirm it), then the other faces."""
+    """"Check die N": the read face first (push to confirm it), then the other faces.
+    For a die the camera did not see (``read_face`` is UNSEEN): "Die N: which face?"."""
+    if read_face == UNSEEN:
+        return Menu("face", f"Die {die_number}: which face?", tuple(MenuItem(face, face) for face in faces),
+                    context=die_number)
     items = [MenuItem(f"{read_face} (as read, {confidence:.0%} sure)", read_face)]
     items += [MenuItem(face, face) for face in faces if face != read_face]
     return Menu("face", f"Check die {die_number}", tuple(items), context=die_number)

@@ -348,3 +348,38 @@ def test_re_rolling_one_die_with_a_character_ability(tmp_path):
         assert table.entries[-1].body["type"] == "reroll" and table.entries[-1].body["with"] == "Frosty"
         assert table.state.roll_number == 1 and table.state.turn.ability_used
         assert sorted(table.state.faces) == sorted(after)
+
+
+def choose_face(loop, face):
+    target = [item.value for item in loop.menu.items].index(face)
+    for _ in range(target - loop.menu.highlight):
+        loop.handle("right")
+    loop.handle("push")
+
+
+def test_dice_the_camera_missed_are_entered_with_the_knob(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST[:5]))  # two dice not seen
+    assert screen.screens[-1].title == "I see 5 dice" and "push the knob" in " ".join(screen.screens[-1].lines)
+    loop.handle("push")
+    assert screen.screens[-1].title == "Check die 1" and loop.pending.by_hand
+    for face in FIRST[:5]:
+        choose_face(loop, face)   # what the camera saw, confirmed
+    assert screen.screens[-1].title == "Die 6: which face?"
+    for face in FIRST[5:]:
+        choose_face(loop, face)
+    assert sorted(table.state.faces) == sorted(FIRST)
+    assert kinds(table) == [("note", "typed-roll"), ("event", "roll")]
+
+
+def test_a_refused_read_can_be_entered_with_the_knob(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    misread_bell = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "GIFT"]  # the BELL read as GIFT
+    loop.on_read(roll_of(misread_bell))
+    assert screen.screens[-1].title == "Roll refused"
+    loop.handle("push")
+    truth = ["MILK", "COOKIE", "LIST", "LIST", "GIFT", "GIFT", "BELL"]  # the STOCKING was re-rolled
+    for face in truth:
+        choose_face(loop, face)
+    assert table.state.roll_number == 2 and sorted(table.state.faces) == sorted(truth)
