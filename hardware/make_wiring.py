@@ -63,13 +63,13 @@ def pin_labels(pins: Pins) -> dict[int, tuple[str, str, str]]:
         elif gpio in reserved:
             labels[physical] = (f"GPIO{gpio}: {reserved[gpio].removeprefix('the ')}", "#9a9a9a", "HAT, keep free")
         else:
-            labels[physical] = (f"GPIO{gpio}: free", "#c8c8c8", "")
+            labels[physical] = (f"GPIO{gpio}: free", "#a8a8a8", "")
     return labels
 
 
 def render(pins: Pins, source: str = "hardware/pins.toml") -> str:
     labels = pin_labels(pins)
-    height = TOP + 20 * ROW + 260
+    height = TOP + 20 * ROW + 190
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="{height}" viewBox="0 0 1120 {height}" '
@@ -95,7 +95,7 @@ def render(pins: Pins, source: str = "hardware/pins.toml") -> str:
                 out.append(f'<circle cx="{x}" cy="{y}" r="{PIN_R}" fill="{colour}" stroke="#fff"/>')
             out.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="8" fill="#fff">{physical}</text>')
             text = escape(label) + (f' <tspan fill="#777">({escape(note)})</tspan>' if note else "")
-            weight = ' font-weight="bold"' if colour not in ("#9a9a9a", "#c8c8c8") else ""
+            weight = ' font-weight="bold"' if colour not in ("#9a9a9a", "#a8a8a8") else ""
             if column == 0:
                 out.append(f'<line x1="{x - PIN_R}" y1="{y}" x2="{x - 60}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
                 out.append(f'<text x="{x - 66}" y="{y + 4}" text-anchor="end" fill="{colour}"{weight}>{text}</text>')
