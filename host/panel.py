@@ -314,6 +314,9 @@ class SerialPanel(Presenter):
                 self.panel_info = body
                 log.info("table panel: firmware %s, %s pixels, screen %s", body.get("firmware"),
                          body.get("pixels"), body.get("screen"))
+                if body.get("protocol", protocol.PROTOCOL) != protocol.PROTOCOL:
+                    log.warning("table panel speaks protocol %s, this dicewatch %s: update the firmware "
+                                "(firmware/README.md)", body.get("protocol"), protocol.PROTOCOL)
             elif kind == "error":
                 self.errors_from_panel.append(body["reason"])
                 log.warning("table panel refused line %s: %s", body.get("seq"), body["reason"])

@@ -177,3 +177,13 @@ def test_screen_body_always_fits_a_line():
     assert body["rows"] and body["highlight"] == 2
     assert screen_body(Screen(kind="prompt", title="Check die 3")) == {"kind": "prompt", "title": "Check die 3", "lines": []}
     assert waiting_screen("x")   # the panel's own idle screen exists
+
+
+def test_an_old_firmware_is_reported(clock, caplog):
+    port = serial.serial_for_url("loop://", timeout=0)
+    host = SerialPanel(PanelSpec(port="loop://"), on_command=lambda c: None, clock=clock, opener=lambda name: port)
+    host.tick()
+    port.write(protocol.encode(0, "hello", {"panel": "dicewatch-panel", "firmware": "0.0.1", "protocol": 2}))
+    host.tick()
+    assert host.panel_info["protocol"] == 2
+    assert "update the firmware" in caplog.text
