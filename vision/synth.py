@@ -67,13 +67,15 @@ SLEEVE_COLOURS = [(60, 40, 30), (40, 40, 160), (30, 30, 30), (200, 200, 200), (4
 @dataclass(frozen=True)
 class DieStyle:
     """How one die looks: body colour, ink (pips or icon) colour, an optional second swirl
-    colour, and how glossy it is (0 matte .. 1 shiny)."""
+    colour, how glossy it is (0 matte .. 1 shiny) and how opaque its body is (translucent
+    dice let the table show through; the pips stay solid)."""
 
     body: tuple[int, int, int] = (235, 238, 240)
     ink: tuple[int, int, int] = (25, 25, 25)
     swirl: tuple[int, int, int] | None = None
     gloss: float = 0.3
     pattern: int = 0  # seed of the swirl pattern
+    opacity: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,11 @@ def random_style(rng: np.random.Generator, swirl: bool = True) -> DieStyle:
         other, _ = BODY_COLOURS[rng.integers(len(BODY_COLOURS))]
         if sum(abs(a - b) for a, b in zip(other, ink)) > 200:
             swirl = other
+    opacity = float(rng.uniform(0.7, 0.85)) if swirl is None and rng.random() < 0.15 else 1.0
+    if opacity < 1.0:  # light through tinted plastic: a deeper colour than the opaque die
+        body = tuple(int(c * 0.8) for c in body)
     return DieStyle(body=body, ink=ink, swirl=swirl, gloss=float(rng.uniform(0.1, 0.9)),
-                    pattern=int(rng.integers(1 << 30)))
+                    pattern=int(rng.integers(1 << 30)), opacity=opacity)
 
 
 # ------------------------------------------------------------------------ face textures
@@ -228,6 +233,18 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
                     0, 360, 1.0, -1)
         spot = cv2.GaussianBlur(spot, (0, 0), size * 0.05) * ((style.gloss - 0.6) * 2.5 * 255)
         canvas = cv2.add(canvas, cv2.merge([spot.astype(np.uint8)] * 3))
+    if style.opacity < 1.0:
+        # Translucent body, solid ink: draw the ink again as a mask to know where it is.
+        ink = np.zeros((size, size, 3), np.uint8)
+        if dice_set == "d6-pips":
+            _draw_pips(ink, face, DieStyle(body=(0, 0, 0), ink=(255, 255, 255)))
+        else:
+            icons.draw_icon(ink, face, (255, 255, 255), (0, 0, 0))
+        alpha = _rounded_mask(size) * (style.opacity + (1 - style.opacity) * ink[..., 0] / np.float32(255))
+        out = np.empty((size, size, 4), np.float32)
+        out[..., :3] = canvas * (_bevel(size) * alpha)[..., None]
+        out[..., 3] = alpha
+        return out
     out = cv2.cvtColor(canvas, cv2.COLOR_BGR2BGRA).astype(np.float32)
     out *= _texture_factor(size)
     return out
