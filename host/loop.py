@@ -10,7 +10,8 @@ One thread owns everything here. Each turn of :meth:`TableLoop.step`:
    it is. Dice read below the confidence threshold are flagged: the screen says "Check
    die 3" and the knob confirms or corrects them first (a correction is a ``note`` in
    the journal). A read the rules refuse (a BELL changed, a fourth roll, six dice in
-   view) is shown as an error and the state does not change;
+   view) is shown as an error and the state does not change; pushing the knob then
+   enters the dice one by one (the camera's read filled in);
 4. stores every accepted event durably (host.session_store), *then* shows it;
 5. lets the presenters flush (the e-ink panel coalesces its updates).
 
@@ -48,7 +49,7 @@ class Pending:
     flagged: list[int]          # die indexes still to confirm, in order
     reroll_with: str | None = None
     corrections: list[dict] = field(default_factory=list)
-    by_hand: bool = False       # the camera saw the wrong number of dice: every die is entered with the knob
+    by_hand: bool = False       # the read could not be used: every die is entered with the knob
 
 
 # -- views: what the screen shows for a state ------------------------------------------------
