@@ -187,3 +187,52 @@ def test_an_old_firmware_is_reported(clock, caplog):
     host.tick()
     assert host.panel_info["protocol"] == 2
     assert "update the firmware" in caplog.text
+
+
+def test_panel_command_exercises_a_real_panel(clock):
+    import io
+
+    from host.commands.panel import TEST_SCREEN, exercise
+
+    pico = PtyPanel(clock)
+    seen = []
+    host = SerialPanel(PanelSpec(port=pico.path), on_command=seen.append, clock=clock)
+    out = io.StringIO()
+    pressed = []
+
+    def sleep(seconds):
+        clock.now += seconds
+        pico.pump()
+        if pico.app.messages > 3 and not pressed:
+            pico.press("undo")
+            pressed.append(True)
+
+    try:
+        assert exercise(host, seconds=11, clock=clock, sleep=sleep, out=out) == 0
+        pico.pump()
+    finally:
+        pico.unplug()
+    text = out.getvalue()
+    assert "firmware 0.1.0, protocol 1, 12 pixels, e-ink yes" in text
+    for light in ("waiting", "moving", "read-ok", "attention", "fault"):
+        assert f"lights: {light}" in text
+    assert seen == ["undo"] and pico.app.light == "off"
+    assert pico.app.take_screen() == layout(screen_body(TEST_SCREEN))
+
+
+def test_panel_command_without_a_panel(clock, capsys):
+    from host.commands.panel import exercise
+    host = SerialPanel(PanelSpec(port="/dev/does-not-exist"), on_command=lambda c: None, clock=clock)
+
+    def sleep(seconds):
+        clock.now += seconds
+
+    assert exercise(host, seconds=2, clock=clock, sleep=sleep) == 1
+    assert "no panel answered at /dev/does-not-exist" in capsys.readouterr().err
+
+
+def test_panel_command_usage_errors(capsys):
+    from host.cli import main
+    assert main(["panel", "--panel", "bluetooth"]) == 2
+    assert "expected" in capsys.readouterr().err
+    assert main(["panel", "--seconds", "0"]) == 2
