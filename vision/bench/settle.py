@@ -1,4 +1,4 @@
-"""python -m vision.bench settle [--size 1280x720] [--rolls 3] [--seed 0] [--sequences 12]
+"""python -m vision.bench settle [--size 1280x720] [--rolls 3] [--seed 0] [--sequences 6]
 
 Cost of the settle gate per frame (goal: at most 2 ms at 1280x720 on one core), measured on
 synthetic camera frames rendered beforehand (throws, hands, hovers, nudges); then how right
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=parse_size, default=(1280, 720))
     parser.add_argument("--rolls", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sequences", type=int, default=12)
+    parser.add_argument("--sequences", type=int, default=6)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     script = [ScriptedRoll(tuple(str(f) for f in rng.integers(1, 7, rng.integers(2, 6))),
