@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -389,11 +390,16 @@ class EinkScreen(Presenter):
     :param min_interval: seconds between full refreshes.
     :param min_partial_interval: seconds between partial refreshes.
     :param clock: time source (the demo passes the synthetic camera's clock).
+    :param background: send updates from a worker thread, so that a panel that takes 15-30 s
+        to refresh (Inky) never holds up the camera and the buttons; screens that arrive
+        meanwhile wait, coalesced, for the refresh to end.
     """
 
     def __init__(self, panel, *, min_interval: float = 5.0, min_partial_interval: float = 0.5,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, background: bool = False):
         self.panel = panel
+        self.background = background
+        self._worker: threading.Thread | None = None
         self.size = tuple(panel.size)
         self.min_interval, self.min_partial_interval, self.clock = min_interval, min_partial_interval, clock
         self.pending: tuple[Image.Image, str] | None = None
@@ -409,8 +415,13 @@ class EinkScreen(Presenter):
         self.pending = (render(screen, self.size), screen.kind)
         self.tick(self.clock())
 
+    @property
+    def busy(self) -> bool:
+        """A background refresh is still running."""
+        return self._worker is not None and self._worker.is_alive()
+
     def tick(self, now: float | None = None) -> None:
-        if self.pending is None:
+        if self.pending is None or self.busy:
             return
         now = self.clock() if now is None else now
         image, label = self.pending
@@ -431,20 +442,29 @@ class EinkScreen(Presenter):
             self.last_full = now
             self.full_updates += 1
 
-    def _push(self, image: Image.Image, label: str, box) -> None:
+    def _push(self, image: Image.Image, label: str, box, wait: bool = False) -> None:
+        self.current, self.pending = image, None
+        if self.background and not wait:
+            self._worker = threading.Thread(target=self._update, args=(image, box, label), name="eink", daemon=True)
+            self._worker.start()
+        else:
+            self._update(image, box, label)
+
+    def _update(self, image: Image.Image, box, label: str) -> None:
         try:
             self.panel.update(image, box, label)
         except Exception as exc:  # noqa: BLE001 - a display fault must not stop the game
             log.warning("e-ink update failed: %s", exc)
-        self.current, self.pending = image, None
 
-    def flush(self) -> None:
+    def flush(self, timeout: float = 60.0) -> None:
         """Show the waiting screen now, whatever the interval (shutdown, end of demo)."""
+        if self._worker is not None:
+            self._worker.join(timeout)  # let a refresh in progress finish first
         if self.pending is not None:
             image, label = self.pending
             if self.current is None or ImageChops.difference(image.convert("L"),
                                                              self.current.convert("L")).getbbox() is not None:
-                self._push(image, label, None)
+                self._push(image, label, None, wait=True)
                 self.full_updates += 1
             self.pending = None
 

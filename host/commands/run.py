@@ -164,7 +164,7 @@ def make_display(config: DeviceConfig):
     folder = Path(config.png_dir) if config.png_dir else data_dir() / "screens"
     if config.display == "inky":
         try:
-            return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval)
+            return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval, background=True)
         except RuntimeError as exc:
             print(f"dicewatch run: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
     return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)

@@ -142,3 +142,27 @@ def test_a_broken_panel_does_not_stop_the_game(tmp_path):
     screen = EinkScreen(Broken(), min_interval=0)
     screen.show(SCREENS[0])
     screen.close()
+
+
+def test_a_slow_panel_refreshes_in_the_background(tmp_path):
+    import threading
+    import time as clock_time
+
+    release = threading.Event()
+
+    class SlowPanel(PngPanel):
+        def update(self, image, box=None, label=""):
+            release.wait(5)  # a 15-30 s Inky refresh, cut short by the test
+            super().update(image, box, label)
+
+    clock = Clock()
+    panel = SlowPanel(tmp_path, (250, 122))
+    screen = EinkScreen(panel, min_interval=0.0, clock=clock, background=True)
+    started = clock_time.monotonic()
+    screen.show(SCREENS[0])                    # starts the slow refresh
+    screen.show(SCREENS[2])                    # waits: the panel is busy
+    screen.show(SCREENS[4])                    # replaces the waiting one
+    assert clock_time.monotonic() - started < 1.0 and screen.busy
+    release.set()
+    screen.close()                             # waits for the refresh, then shows the newest screen
+    assert [p.name.split("-")[2] for p in panel.written] == ["roll", "error"] and panel.asleep
