@@ -362,7 +362,17 @@ def random_lighting(rng: np.random.Generator) -> Lighting:
 class Table:
     """A camera, a lit background (plain tray or the printed mat) and the lighting: everything
     in a scene except the dice and hands. Build once, then ``draw`` many frames (the synthetic
-    camera does this to animate rolls)."""
+    camera does this to animate rolls).
+
+    :param size: (width, height) of the pictures.
+    :param seed: camera pose, table colour and light follow from it.
+    :param background: "tray" (a plain surface) or "mat" (the printed mat, vision.mat).
+    :param die_px: die size in pixels at the picture's centre (default: random, or from the
+        mat's scale when the mat fills 72-86% of the picture).
+    :param mat_size: A4, A3 or letter.
+    :param lighting: fixed light, blur and noise (default: random).
+    :param tilt_deg: the camera's largest tilt from straight down, degrees.
+    """
 
     def __init__(self, size: tuple[int, int], seed: int, background: str = "tray", die_px: float | None = None,
                  mat_size: str = "A4", lighting: Lighting | None = None, tilt_deg: float = 14.0):
