@@ -53,6 +53,8 @@ def _load_protocol():
     if name in sys.modules:
         return sys.modules[name]
     path = PROJECT_ROOT / "firmware" / "dwpanel" / "protocol.py"
+    if not path.is_file():   # an install without the source tree: no panel support
+        raise ImportError(f"the panel protocol {path} is missing; install dicewatch from its source folder")
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
