@@ -130,6 +130,9 @@ class ScoreWizard:
     cover_needed: bool = False
     confirmed: bool = False
 
+    def __post_init__(self) -> None:
+        self.cards_done = self.state.player.hand == 0  # no gift card in hand: nothing to ask
+
     # the rules' scoring helpers
     def scoring(self):
         return self.state.best_scoring(self.cards)
@@ -215,7 +218,7 @@ class ScoreWizard:
             self.letter_done, self.letter, self.cover_needed = False, None, False
         elif self.recipients:
             self.recipients.pop()
-        elif self.cards_done:
+        elif self.cards_done and self.state.player.hand > 0:
             self.cards_done = False
         elif self.cards:
             self.cards.pop()
