@@ -37,8 +37,19 @@ class CalibrationError(ValueError):
 
 
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """ArUco markers (DICT_4X4_50) in a BGR or grey image: id -> 4x2 corners in pixels."""
+    """ArUco markers (DICT_4X4_50) in a BGR or grey image: id -> 4x2 corners in pixels.
+
+    Small pictures (markers under ~25 px) are looked at again at twice the size."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found = _detect(grey)
+    if len(found) < 4 and max(grey.shape) <= 1000:
+        bigger = cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        again = {mid: (c + 0.5) / 2 - 0.5 for mid, c in _detect(bigger).items()}
+        found = {**again, **found} if len(again) > len(found) else found
+    return found
+
+
+def _detect(grey: np.ndarray) -> dict[int, np.ndarray]:
     dictionary = cv2.aruco.getPredefinedDictionary(mat_module.ARUCO_DICT)
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX

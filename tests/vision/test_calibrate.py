@@ -128,3 +128,12 @@ def test_bad_files_say_what_is_wrong(tmp_path):
     (tmp_path / "lost-background.png").unlink()
     with pytest.raises(CalibrationError, match="background image is missing"):
         Calibration.load(tmp_path / "lost.json")
+
+
+def test_small_pictures_are_looked_at_twice_the_size():
+    image, truth = _mat_scene(10, size=(800, 600))
+    small = cv2.resize(image, (320, 240), interpolation=cv2.INTER_AREA)
+    full, reduced = find_markers(image), find_markers(small)
+    assert sorted(reduced) == [0, 1, 2, 3]
+    for mid in full:  # same corners, in the small picture's pixels
+        assert np.abs((full[mid] + 0.5) * 0.4 - 0.5 - reduced[mid]).max() < 1.0
