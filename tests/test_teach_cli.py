@@ -210,3 +210,26 @@ def test_teach_at_the_synthetic_camera(dicewatch_home, capsys):
     stored = dicesets.load_set("sweets", dicewatch_home)
     assert stored.faces == ("MILK", "COOKIE", "BELL")
     assert all(len(stored.examples[f]) == 5 for f in stored.faces)
+
+
+def test_read_a_taught_set(tmp_path, capsys):
+    """`dicewatch read --dice NAME` reads a taught set: same JSON, faces named as taught."""
+    import json
+    photos = write_face_folder(tmp_path / "photos")
+    assert teach("--dice", "sky", "--from", photos) == 0
+    style = random_style(np.random.default_rng(4))
+    image, truth = render_scene(["COOKIE", "BELL", "GIFT"], "jingle-bell-roll", seed=31, style=style)
+    cv2.imwrite(str(tmp_path / "roll.png"), image)
+    capsys.readouterr()
+    assert cli.main(["read", "--dice", "sky", "--json", str(tmp_path / "roll.png")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["image"] == str(tmp_path / "roll.png") and doc["dice"]
+    for die in doc["dice"]:
+        assert die["face"] in FACES and 0 <= die["confidence"] <= 1
+        assert {"x", "y", "w", "h"} <= set(die)
+
+
+def test_read_an_unknown_set_is_usage(tmp_path, capsys):
+    cv2.imwrite(str(tmp_path / "roll.png"), np.zeros((50, 50, 3), np.uint8))
+    assert cli.main(["read", "--dice", "nope", str(tmp_path / "roll.png")]) == 2
+    assert "no die set named 'nope'" in capsys.readouterr().err
