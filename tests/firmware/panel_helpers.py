@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import select
+import time
 import tty
 
 from dwpanel import protocol
@@ -32,8 +34,9 @@ class PtyPanel:
         self.app = PanelApp(clock.ms(), pixels=12)
         self.app.take_screen()   # the waiting screen
 
-    def pump(self):
-        """Read what the host sent, answer it, and send the heartbeat."""
+    def pump(self, wait=0.005):
+        """Read what the host sent (waiting up to ``wait`` s for it), answer it, send the heartbeat."""
+        select.select([self.master], [], [], wait)
         try:
             data = os.read(self.master, 65536)
         except BlockingIOError:
@@ -63,3 +66,10 @@ class PtyPanel:
 
     def unplug(self):
         os.close(self.master)
+
+    def pump_until(self, condition, timeout=5.0):
+        """Pump (real time) until ``condition()`` holds; a loaded machine can be slow to pass bytes."""
+        deadline = time.monotonic() + timeout
+        while not condition() and time.monotonic() < deadline:
+            self.pump(wait=0.02)
+        return condition()

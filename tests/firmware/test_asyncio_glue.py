@@ -60,7 +60,7 @@ def test_glue_sends_the_button_press(glue_result):
 
 def test_glue_drives_pixels_and_screen(glue_result):
     assert glue_result["light"] == "moving" and glue_result["bar"] == 2
-    assert glue_result["frames"] > 20                        # ~30 frames a second for 1.7 s
+    assert glue_result["frames"] > 20                        # ~30 frames a second for 1.2 s or more
     assert any(r > g > b == 0 for r, g, b in glue_result["last_frame"])   # the amber comet: dice moving
     assert glue_result["screens_drawn"] >= 2                 # the waiting screen, then "Check die 3"
     assert glue_result["ram_writes"][:4] == [4000, 4000, 4000, 4000]

@@ -64,8 +64,7 @@ def test_a_checked_die_corrected_from_the_panel(table):
         assert pico.app.light == "read-ok" and pico.app.bar == 1
         assert panel.errors_from_panel == []
         loop.shutdown()                        # the panel gets the sleep screen and goes dark
-        pico.pump()
-        assert pico.app.light == "off" and not panel.connected
+        assert pico.pump_until(lambda: pico.app.light == "off") and not panel.connected
         assert "asleep" in [op for op in pico.app.take_screen() if op[0] == "text"][1][1]
     finally:
         panel.close()
