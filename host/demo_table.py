@@ -55,6 +55,7 @@ class DemoStats:
     hands: int = 0
     refused: int = 0
     thrown: list[list[str]] = field(default_factory=list)   # the true faces of each accepted roll
+    slips: int = 0          # BELLS thrown again by mistake (the box must refuse those rolls)
 
 
 class DemoTable:
@@ -88,7 +89,9 @@ class DemoTable:
     def press(self, *commands: str) -> None:
         for command in commands:
             self.loop.post(command)
-        self.loop.step()
+        # Nothing moves in the tray while people press buttons, so the camera's frames in the
+        # meantime (still dice, already read) are skipped to keep the demo quick.
+        self.loop.step(look=False)
         self.clock.advance(1.5)  # a person takes a moment per click
 
     def choose(self, value) -> None:
@@ -180,15 +183,27 @@ class DemoTable:
         player = self.state.current_player
         self.camera.new_turn()
         kept: list[str] = []  # true faces of the dice in the keep area
+        # Once a game (round 2), a player leaves a BELL in the tray and throws it again by
+        # mistake: the box must refuse that roll; the player puts the BELL back and rolls again.
+        slip = self.state.round == 2 and not self.stats.slips
+        left_bell = False
         for roll_number in (1, 2, 3):
             if self.state.is_over:
                 return
             thrown = [self.rng.choice(FACES) for _ in range(7 - len(kept))]
+            if left_bell:
+                self.bell_thrown_again(player, kept, len(thrown))
+                thrown[0] = "BELL"  # put back as it was; the others are rolled again
+                left_bell = False
             truth = kept + thrown
             plan = keep_plan(truth, roll_number)
             if plan is not None:
                 plan = sorted(set(plan) | set(range(len(kept))))  # dice set aside stay there
             keep_after = [i - len(kept) for i in (plan or []) if i >= len(kept)]
+            if slip and plan is not None and roll_number == 1 and "BELL" in thrown:
+                keep_after.remove(thrown.index("BELL"))  # the BELL stays in the rolling area...
+                plan.remove(thrown.index("BELL"))
+                left_bell = True
             hover = plan is not None and self.rng.random() < 0.3
             rolls_before = self.state.roll_number
             self.throw(thrown, keep_after, hover)
@@ -219,6 +234,27 @@ class DemoTable:
         record = self.state.history[-1]
         self.turns_done += 1
         self.progress(f"{record.player} scored {record.points:2d} ({', '.join(w for w, _ in record.breakdown)})")
+
+    def bell_thrown_again(self, player: str, kept: list[str], count: int) -> None:
+        """The slip: the dice in the tray, a BELL among them, are all thrown again."""
+        thrown = [self.rng.choice(FACES[:-1]) for _ in range(count)]  # the BELL comes up something else
+        rolls_before = self.state.roll_number
+        self.throw(thrown, [], hover=False)
+        self.settle_read(kept + thrown)
+        self.stats.slips += 1
+        if self.state.roll_number == rolls_before and self.loop.unusable_read is not None \
+                and len(self.camera.last_read_faces()) != len(kept + thrown):
+            self.press("push")  # the camera missed dice: enter them with the knob, as they are
+            self.settle_read(kept + thrown)
+        if self.state.roll_number == rolls_before:
+            refusal = next((s for s in reversed(self.recorder.screens) if s.kind == "error"), None)
+            why = refusal.lines[0] if refusal and refusal.lines else "refused"
+            self.progress(f"{player} threw a BELL again by mistake; the box refused the roll: {why}")
+            self.press("next")  # put the error away; the BELL goes back
+        else:
+            self.stats.misreads.append(Misread(player, rolls_before + 1, 0, "a BELL thrown again",
+                                               "a roll the box accepted", 0.0, "NOT refused: the reader hid the slip"))
+            self.press("undo")
 
     def score_turn(self) -> None:
         self.press("score")

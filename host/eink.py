@@ -402,7 +402,7 @@ class EinkScreen(Presenter):
         self._worker: threading.Thread | None = None
         self.size = tuple(panel.size)
         self.min_interval, self.min_partial_interval, self.clock = min_interval, min_partial_interval, clock
-        self.pending: tuple[Image.Image, str] | None = None
+        self.pending: Screen | None = None  # rendered only when it is about to be shown
         self.current: Image.Image | None = None
         self.last_full = -math.inf
         self.last_partial = -math.inf
@@ -412,7 +412,7 @@ class EinkScreen(Presenter):
     def show(self, screen: Screen) -> None:
         if self.pending is not None:
             self.coalesced += 1
-        self.pending = (render(screen, self.size), screen.kind)
+        self.pending = screen
         self.tick(self.clock())
 
     @property
@@ -424,20 +424,23 @@ class EinkScreen(Presenter):
         if self.pending is None or self.busy:
             return
         now = self.clock() if now is None else now
-        image, label = self.pending
+        due_full = now - self.last_full >= self.min_interval
+        partial = getattr(self.panel, "partial", False) and now - self.last_partial >= self.min_partial_interval
+        if not (due_full or partial):
+            return  # too soon: the screen waits (and is only drawn when it can go out)
+        image, label = render(self.pending, self.size), self.pending.kind
         if self.current is not None:
             box = ImageChops.difference(image.convert("L"), self.current.convert("L")).getbbox()
             if box is None:  # nothing changed
                 self.pending = None
                 return
             area = (box[2] - box[0]) * (box[3] - box[1])
-            if (getattr(self.panel, "partial", False) and area < 0.5 * self.size[0] * self.size[1]
-                    and now - self.last_partial >= self.min_partial_interval):
+            if partial and area < 0.5 * self.size[0] * self.size[1]:
                 self._push(image, label, box)
                 self.last_partial = now
                 self.partial_updates += 1
                 return
-        if now - self.last_full >= self.min_interval:
+        if due_full:
             self._push(image, label, None)
             self.last_full = now
             self.full_updates += 1
@@ -461,7 +464,7 @@ class EinkScreen(Presenter):
         if self._worker is not None:
             self._worker.join(timeout)  # let a refresh in progress finish first
         if self.pending is not None:
-            image, label = self.pending
+            image, label = render(self.pending, self.size), self.pending.kind
             if self.current is None or ImageChops.difference(image.convert("L"),
                                                              self.current.convert("L")).getbbox() is not None:
                 self._push(image, label, None, wait=True)

@@ -752,15 +752,15 @@ class TableLoop:
         return frame
 
     # -- running --------------------------------------------------------------------------------
-    def step(self) -> None:
-        """One turn of the loop: commands, one frame, presenters' tick."""
+    def step(self, *, look: bool = True) -> None:
+        """One turn of the loop: commands, one frame (unless ``look`` is False), presenters' tick."""
         while True:
             try:
                 command = self.commands.get_nowait()
             except queue.Empty:
                 break
             self.handle(command)
-        frame = self._next_frame()
+        frame = self._next_frame() if look else None
         if frame is not None and self.watcher is not None:
             try:
                 self.on_frame(frame)
