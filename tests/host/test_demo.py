@@ -46,6 +46,10 @@ def test_a_whole_demo_game_with_misreads_reported(tmp_path):
         assert demo.stats.flagged >= len(demo.stats.misreads) > 0
         corrections = [e for e in table.entries if e.kind == "note" and e.body.get("type") == "correction"]
         assert len(corrections) == len(demo.stats.misreads)
+        # the BELL thrown again by mistake in round 2 was refused, and noted in the journal
+        assert demo.stats.slips == 1
+        refused = [e.body for e in table.entries if e.kind == "note" and e.body.get("type") == "refused"]
+        assert any("BELL cannot be re-rolled" in note["reason"] for note in refused)
         pngs = sorted((tmp_path / "out").glob("screen-*.png"))
         assert len(pngs) > 20 and "sleep" in pngs[-1].name
         assert any("scoreboard" in p.name for p in pngs[-3:])  # the final scoreboard was shown
