@@ -61,6 +61,7 @@ def test_sigkill_at_random_moments_then_resume_gives_the_same_game(tmp_path):
     assert kills >= KILLS // 2, f"the game ended after only {kills} kills; the child got too fast"
     assert progress == sorted(progress) and progress[-1] > progress[0], "the kills did not land mid-game"
     assert json.loads(final.stdout) == expected
+    print(f"{kills} SIGKILLs; journal entries on disk at each kill: {progress}")
 
     # and the stored rules events are exactly those of the calm run
     with SessionStore(calm) as a, SessionStore(killed_db) as b:
