@@ -46,8 +46,8 @@ def test_sigkill_at_random_moments_then_resume_gives_the_same_game(tmp_path):
     kills = 0
     progress = []
     while kills < KILLS:
-        child = start(killed_db, seed, 0.05)
-        time.sleep(rng.uniform(0.3, 0.8))  # start-up takes ~0.3 s; the whole game ~5 s at this pace
+        child = start(killed_db, seed, 0.1)
+        time.sleep(rng.uniform(0.3, 0.8))  # start-up takes ~0.3 s; the whole game ~9 s at this pace
         if child.poll() is not None:
             break  # it finished before we struck
         child.send_signal(signal.SIGKILL)
