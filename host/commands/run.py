@@ -56,8 +56,8 @@ def add_arguments(parser) -> None:
 
 
 def parse_players(text: str | None) -> list[str]:
-    if text is None:
-        return []
+    if text is None or not text.strip():
+        return []  # not given (the service passes an empty list when only resuming)
     names = [name.strip() for name in text.split(",")]
     if not all(names):
         raise UsageError(f"--players {text!r}: expected names separated by commas, e.g. \"Ann,Ben,Cy\"")
