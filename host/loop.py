@@ -98,7 +98,9 @@ def scoreboard_screen(state, game) -> Screen:
     else:
         title = f"Round {state.round} of {state.rules.rounds} · Dec {state.day}"
     footer = game.status(state) if game.status else ""
-    if not state.is_over:
+    if state.is_over:
+        footer = f"{footer} · Next: a new game"
+    else:
         footer = f"{state.current_player}: Roll 1 of 3" if state.roll_number == 0 else footer
     return Screen("scoreboard", title=title, table=tuple(rows), highlight=highlight, footer=footer)
 
@@ -251,6 +253,7 @@ class TableLoop:
         self.light = WAITING
         self.closed = False
         self.refused = 0
+        self.choose_characters = choose_characters
         self.setup_done = not choose_characters or not self._can_choose()
         self._last_status: Status | None = None
         self.showing_error = False
@@ -474,8 +477,21 @@ class TableLoop:
         elif self.same_read is not None:
             faces, self.same_read = self.same_read, None
             self._submit_roll(faces, None)
+        elif self.state.is_over:
+            self._new_game()
         else:
             self.show_home()
+
+    def _new_game(self) -> None:
+        """Next after the end: a new session with the same players and options."""
+        setup = self.table.session.setup_options
+        self.table = self.table.store.create(self.game, setup)
+        self.menu = self.wizard = self.wizard_menu = self.pending = None
+        self.reroll_with = self.same_read = self.unusable_read = None
+        self._skipped = set()
+        self.setup_done = not self.choose_characters or not self._can_choose()
+        self._status(WAITING, bar=0)
+        self.start()
 
     def _undo(self) -> None:
         if self.pending is not None:

@@ -267,6 +267,7 @@ def play(args) -> int:
         if devices is not None:
             devices.close()
         store.close()
+    table = loop.table  # Next after a game's end starts a new session
     print(f"dicewatch run: stopped; session {table.id} saved "
           f"({'game over' if getattr(table.state, 'is_over', False) else 'resume with --resume'})", file=sys.stderr)
     return 0

@@ -195,11 +195,18 @@ def test_choosing_characters_at_setup(table):
     assert screen.screens[-1].kind == "scoreboard"
 
 
-def test_seven_bells_wins_at_once(table):
+def test_seven_bells_wins_at_once_and_next_starts_a_new_game(table):
     loop, screen = make_loop(table)
     loop.on_read(roll_of(["BELL"] * 7))
     assert table.state.is_over and table.state.winners == ("Ann",)
     assert any(s.sound == "seven-bells" for s in screen.statuses)
+    loop.on_read(roll_of(FIRST))  # the game is over: reads change nothing
+    assert table.state.is_over
+    loop.handle("next")
+    assert loop.table is not table and loop.table.state.roll_number == 0 and not loop.table.state.is_over
+    assert loop.table.session.setup_options == table.session.setup_options
+    infos = {info.id: info for info in table.store.list()}
+    assert infos[table.id].closed is not None and infos[loop.table.id].closed is None
 
 
 def test_align_faces_keeps_unchanged_dice_in_place():
