@@ -227,18 +227,23 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
     if screen.kind == ROLL:
         y = _title(draw, screen.title, w, u) + int(u * 4)
         y = _dice_row(draw, screen, y, w, u)
-        total_size = int(u * 16)
+        # bottom band: the total (big, red, right) and the footer (small, left)
+        total_size, footer_size = int(u * 16), max(8, int(u * 8))
+        band = int(total_size * 1.3) + int(u * 3) if screen.total else int(footer_size * 1.4) + int(u * 3)
+        total_w = text_width(draw, screen.total, total_size) + int(u * 10) if screen.total else 0
         if screen.total:
             draw.text((w - int(u * 6), h - int(u * 3)), screen.total, font=font(total_size), fill=RED, anchor="rd")
-        avail_w = w - (text_width(draw, screen.total, total_size) + int(u * 10) if screen.total else 0)
+        if screen.footer:
+            draw.text((int(u * 6), h - int(u * 3)), fit_text(draw, screen.footer, footer_size, w - total_w - int(u * 8)),
+                      font=font(footer_size), fill=BLACK, anchor="ld")
         line_size = int(u * 10)
         step = int(line_size * 1.25)
-        room = max(1, (h - y) // step)
+        room = max(1, (h - band - y) // step)
         lines = list(screen.lines)
         if len(lines) > room:
             lines = lines[:room - 1] + [" · ".join(lines[room - 1:])]
         for line in lines:
-            draw.text((int(u * 6), y), fit_text(draw, line, line_size, avail_w - int(u * 8)), font=font(line_size),
+            draw.text((int(u * 6), y), fit_text(draw, line, line_size, w - int(u * 12)), font=font(line_size),
                       fill=BLACK)
             y += step
     elif screen.kind == SCOREBOARD:
