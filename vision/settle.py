@@ -1,11 +1,11 @@
 """The settle gate: read a roll once, when the dice have stopped, and never read a hand.
 
-Every frame is shrunk to a small grey copy (about 320 pixels wide; under 2 ms for a 1280x720
-frame, see ``python -m vision.bench.settle``). The gate then asks three questions:
+Every frame is shrunk to a small colour copy (about 320 pixels wide; under 2 ms for a
+1280x720 frame, see ``python -m vision.bench settle``). The gate then asks three questions:
 
 1. **Still?** Fewer than ``motion`` of the small copy's pixels changed by more than
-   ``pixel_threshold`` grey levels since the previous frame, for ``window`` seconds
-   (default 0.3 s).
+   ``pixel_threshold`` levels (in any colour channel) since the previous frame, for
+   ``window`` seconds (default 0.3 s).
 2. **A hand?** Compared with a picture known to have no hand in it (the calibrated empty
    tray if given, else the last scene it reported), a changed region bigger than
    ``hand_fraction`` of the frame that is partly skin-coloured, or that touches the frame's
@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 MOVING, HAND, SETTLING, SETTLED = "moving", "hand", "settling", "settled"
+_SUM_CHANNELS = np.ones((1, 3), np.float32)
 
 
 @dataclass(frozen=True)
@@ -56,13 +57,13 @@ class SettleGate:
     :param window: seconds of stillness before a roll counts as settled.
     :param motion: fraction of the frame allowed to change between frames while still
         (default: half the area of the smallest die).
-    :param pixel_threshold: grey-level change that counts as a changed pixel.
+    :param pixel_threshold: change (levels, in any colour channel) that counts as a changed pixel.
     :param hand_fraction: a changed region at least this fraction of the frame, touching the
         frame's edge, is a hand or arm.
     :param min_die_px: the smallest die side in full-frame pixels (sets what "die-sized" means).
     :param background: the empty tray (BGR, the frames' size or the same aspect ratio), e.g.
         from calibration; makes hand detection independent of what was reported before.
-    :param work_width: width of the small grey copy.
+    :param work_width: width of the small colour copy.
     :param report_first: report the first still scene (dice already on the table when the
         camera starts); if False, it only becomes the reference.
     :param stale_after: seconds after which a big, perfectly still change at the frame's edge
@@ -86,7 +87,7 @@ class SettleGate:
         self._background_full = background
         self._background: np.ndarray | None = None
         self._previous: np.ndarray | None = None
-        self._reference: np.ndarray | None = None   # small grey copy of the last reported scene
+        self._reference: np.ndarray | None = None   # small copy of the last reported scene
         self._still_since: float | None = None
         self._decided = False
         self._index = -1
@@ -97,7 +98,8 @@ class SettleGate:
     # ----------------------------------------------------------------------- helpers
 
     def _small(self, image: np.ndarray) -> np.ndarray:
-        """Small grey copy: averaged over blocks (so sensor noise averages out), lightly blurred."""
+        """Small colour copy: averaged over blocks (so sensor noise averages out), lightly
+        blurred. Colour, not grey: a hand or a die can be as bright as the table it is on."""
         h, w = image.shape[:2]
         factor = max(1, int(round(w / self.work_width)))
         self._scale = float(factor)
@@ -109,8 +111,8 @@ class SettleGate:
             small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
         if factor > 2 or factor % 2:
             small = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        if small.ndim == 3 and small.shape[2] == 4:
+            small = cv2.cvtColor(small, cv2.COLOR_BGRA2BGR)
         return cv2.GaussianBlur(small, (3, 3), 0)
 
     def _fit_background(self, image: np.ndarray) -> np.ndarray:
@@ -123,11 +125,26 @@ class SettleGate:
             raise ValueError(f"the background is {bw}x{bh} but the frames are {w}x{h} (another camera?)")
         return cv2.resize(background, (w, h), interpolation=cv2.INTER_AREA)
 
+    def _moved(self, a: np.ndarray, b: np.ndarray) -> int:
+        """How many small pixels changed between two frames: the change summed over the
+        colour channels above twice ``pixel_threshold`` (a cheap stand-in for "any channel")."""
+        diff = cv2.absdiff(a, b)
+        if diff.ndim == 3:
+            return cv2.countNonZero(cv2.compare(cv2.transform(diff, _SUM_CHANNELS), 2 * self.pixel_threshold,
+                                                cv2.CMP_GT))
+        return cv2.countNonZero(cv2.compare(diff, self.pixel_threshold, cv2.CMP_GT))
+
     def _changed_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Pixels that differ, after removing any overall brightness shift (exposure drift)."""
-        diff = cv2.subtract(a.astype(np.int16), b.astype(np.int16))
-        shift = int(np.median(diff[::4, ::4]))
-        return (np.abs(diff - shift) > self.pixel_threshold).astype(np.uint8)
+        """Pixels that differ (summed over the colour channels, as in ``_moved``), after
+        removing an overall shift per channel (exposure or white-balance drift)."""
+        sample = a[::4, ::4].astype(np.int16) - b[::4, ::4].astype(np.int16)
+        channels = 1 if a.ndim == 2 else a.shape[2]
+        shift = np.median(sample.reshape(-1, channels), axis=0)
+        shifted = cv2.add(b, tuple(float(v) for v in shift) + (0.0,) * (4 - channels))
+        diff = cv2.absdiff(a, shifted)
+        if diff.ndim == 3:
+            return cv2.compare(cv2.transform(diff, _SUM_CHANNELS), 2 * self.pixel_threshold, cv2.CMP_GT) // 255
+        return cv2.compare(diff, self.pixel_threshold, cv2.CMP_GT) // 255
 
     def _die_area(self) -> float:
         side = self.min_die_px / self._scale
@@ -142,7 +159,7 @@ class SettleGate:
         base = self._background if self._background is not None else self._reference
         if base is None:
             return None
-        h, w = small.shape
+        h, w = small.shape[:2]
         big = self.hand_fraction * h * w
         mask = self._changed_mask(small, base)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -153,20 +170,18 @@ class SettleGate:
             if area < big:
                 continue
             at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
-            skin = self._skin_fraction(image, labels[y:y + bh, x:x + bw] == i, (x, y, bw, bh))
+            skin = self._skin_fraction(small[y:y + bh, x:x + bw], labels[y:y + bh, x:x + bw] == i)
             if skin > (0.25 if at_edge else 0.5):
                 return "skin"
             if at_edge:
                 verdict = "edge"
         return verdict
 
-    def _skin_fraction(self, image: np.ndarray, region: np.ndarray, box) -> float:
-        if image.ndim != 3:
+    @staticmethod
+    def _skin_fraction(patch: np.ndarray, region: np.ndarray) -> float:
+        """Share of ``region`` (a mask over the small colour ``patch``) that is skin-coloured."""
+        if patch.ndim != 3:
             return 0.0
-        x, y, bw, bh = box
-        k = self._scale
-        patch = image[int(y * k):int((y + bh) * k), int(x * k):int((x + bw) * k)]
-        patch = cv2.resize(patch, (bw, bh), interpolation=cv2.INTER_AREA)
         skin = cv2.inRange(cv2.cvtColor(patch, cv2.COLOR_BGR2YCrCb), (40, 138, 80), (240, 173, 125)) > 0
         return float(skin[region].mean())
 
@@ -179,7 +194,7 @@ class SettleGate:
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         changed = sum(int(stats[i][cv2.CC_STAT_AREA]) for i in range(1, count)
                       if stats[i][cv2.CC_STAT_AREA] >= self._die_area())
-        return changed / mask.size
+        return changed / (mask.shape[0] * mask.shape[1])
 
     # --------------------------------------------------------------------- the gate
 
@@ -194,9 +209,9 @@ class SettleGate:
             self._still_since, self._decided = timestamp, False
             self.state = SETTLING
             return None
-        moved = cv2.countNonZero(cv2.compare(cv2.absdiff(small, previous), self.pixel_threshold, cv2.CMP_GT))
-        self.last_motion = moved / small.size
-        allowed = self.motion if self.motion is not None else 0.5 * self._die_area() / 0.15 / small.size
+        pixels = small.shape[0] * small.shape[1]
+        self.last_motion = self._moved(small, previous) / pixels
+        allowed = self.motion if self.motion is not None else 0.5 * self._die_area() / 0.15 / pixels
         if self.last_motion > allowed:
             self._still_since, self._decided = None, False
             self.state = MOVING
