@@ -32,7 +32,7 @@ HELP = "run the box at the table: read the dice, keep the score, drive e-ink and
 log = logging.getLogger("dicewatch")
 
 #: games the table loop (host/loop.py) knows how to prompt for
-TABLE_GAMES = ("jingle-bell-roll",)
+TABLE_GAMES = ("jingle-bell-roll", "christmas-romance")
 
 
 def add_arguments(parser) -> None:
@@ -53,6 +53,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
     parser.add_argument("--no-characters", action="store_true", help="do not ask for character cards at the start")
     parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
+    parser.add_argument("--mode", choices=("solo", "coop"), default="solo",
+                        help="christmas-romance: the single-player or 2-player co-op game against fate (default solo)")
+    parser.add_argument("--virtual-fate", action="store_true",
+                        help="christmas-romance: the box rolls fate's dice itself (seeded; the seed is logged)")
 
 
 def parse_players(text: str | None) -> list[str]:
@@ -117,11 +121,14 @@ def open_table(args, doc: dict, config_path: Path | None):
         if not players:
             store.close()
             fail(f"no unfinished {game.name} game to resume; start one with --players \"Ann,Ben,Cy\"")
-    if not players:
+    if not players and game.name != "christmas-romance":  # christmas-romance: the rules' default players
         store.close()
         raise UsageError('give the players in seat order, e.g. --players "Ann,Ben,Cy" (or --resume)')
     options = dict(doc.get(game.name, {})) if isinstance(doc.get(game.name, {}), dict) else {}
     options["players"] = players
+    if game.name == "christmas-romance":
+        from host.fate_table import table_options
+        options = table_options(args, options, players)
     try:
         table = store.create(game, options)
     except RuleError as exc:
@@ -237,10 +244,14 @@ def play(args) -> int:
     if display is not None:
         presenters.append(display)
     overlay_dir = data_dir() / "reads" if config.overlays else None
-    loop = TableLoop(table, presenters=presenters,
-                     watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
-                     confidence=config.confidence,
-                     choose_characters=not args.no_characters, retry_max=config.camera_retry_max)
+    if game.name == "christmas-romance":
+        from host.fate_table import FateLoop
+        loop_class, extra = FateLoop, {"virtual_fate": args.virtual_fate}
+    else:
+        loop_class, extra = TableLoop, {"choose_characters": not args.no_characters}
+    loop = loop_class(table, presenters=presenters,
+                      watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
+                      confidence=config.confidence, retry_max=config.camera_retry_max, **extra)
     try:
         devices = make_devices(config, loop.post)
     except ConfigError as exc:
@@ -268,6 +279,9 @@ def play(args) -> int:
             devices.close()
         store.close()
     table = loop.table  # Next after a game's end starts a new session
+    if game.name == "christmas-romance" and table.state.phase == "over":
+        from host.fate_table import story_text
+        print(f"\nThe movie:\n{story_text(table.state)}")
     print(f"dicewatch run: stopped; session {table.id} saved "
           f"({'game over' if getattr(table.state, 'is_over', False) else 'resume with --resume'})", file=sys.stderr)
     return 0

@@ -1,0 +1,682 @@
+"""Another Christmas Romance Movie at the table: the box plays fate and tracks the movie.
+
+:class:`FateLoop` is the table loop (host/loop.py's :class:`~host.loop.TableLoop`: camera,
+settle gate, reader, durable session, presenters, camera retry) taught the solo and 2-player
+co-op game of rules/christmas_romance.py. What it asks for follows the rules' state:
+
+========== ==================================================================================
+phase      what the box does
+========== ==================================================================================
+declare    "push the knob": a menu of the legal ways to start the turn (solo: which love
+           interest; how many dice to defer; release the deferred dice)
+roll       "Roll 3 dice": the camera reads them when they settle
+play       the dice to place; the knob's menu lists the legal moves: place on the stage or
+           Christmas romance card, add the copied dice, melt a snowflake (3 dice of one
+           face), copy a die (co-op partner), end the turn (or press Score)
+penalty    solo, after completing a Christmas romance card: "Roll N dice" for it
+fate       "Fate rolls 7 dice": the camera counts the snowflakes; with ``virtual_fate`` the
+           box rolls them itself from a fresh seed (the seed is the logged event, so a replay
+           is exact) when the knob is pushed
+fate_choice solo: fate's dice on screen; the menu copies one of them or takes a free
+           deferred die (or passes)
+over       the win or loss screen, then the movie told as a story, page by page
+========== ==================================================================================
+
+A read with a different number of dice than are due is never guessed at: the screen says
+how many dice it sees and how many must be rolled, and the dice are read again when they
+are put right (or, on a push of the knob, entered one by one with the camera's read filled
+in). Dice read below ``confidence`` are confirmed with the knob first. The bar graph shows
+fate's frozen snowflakes (0-10) all game long.
+"""
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any, Callable
+
+from host.devices import ATTENTION, MOVING, READ_OK, WAITING
+from host.loop import SETTLING, STILL, Pending, TableLoop, menu_screen
+from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
+from host.presenters import DieView, Screen
+from rules.core import RuleError
+
+GAME = "christmas-romance"
+DICE_SET = "christmas-romance"
+MODES = ("solo", "coop")
+DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
+STORY_LINES = 3          # sentences per story page
+REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
+
+
+# -- what the screen shows -------------------------------------------------------------------
+
+def die_views(faces, snowflake: str = "SNOWFLAKE", confidences=None, flagged=()) -> tuple[DieView, ...]:
+    """Dice for the screen; snowflakes are marked (drawn red, underlined)."""
+    flagged = set(flagged)
+    return tuple(DieView(face, confidence=confidences[i] if confidences else 1.0, locked=face == snowflake,
+                         flagged=i in flagged) for i, face in enumerate(faces))
+
+
+def card_progress(card) -> str:
+    if card is None:
+        return "none"
+    return f"{len(card.placed)}/{card.needs}"
+
+
+def progress_lines(state) -> tuple[str, ...]:
+    """Where each side stands: stage, its cards, the love interests' dice, fate."""
+    lines = []
+    for side in state.sides:
+        stage = "all 5 stages done" if side.stage_card is None else \
+            f"stage {side.stage}: {side.stage_card.title} {card_progress(side.stage_card)}"
+        romance = "romance card done" if side.romance else \
+            f"romance {card_progress(state.romances[0])}" if state.romances and state.romances[0] else "no romance card"
+        lines.append(f"{stage} · {romance}")
+        lines.append(f"copied {' '.join(side.copied) or '-'} · deferred {side.deferred}")
+    if state.fate_dice_total:
+        lines.append(f"fate: {state.snowflakes_frozen}/{state.fate_dice_total} snowflakes frozen")
+    return tuple(lines)
+
+
+def fate_title(count: int) -> str:
+    return f"Fate rolls {count} {'die' if count == 1 else 'dice'}"
+
+
+def fate_result_lines(state) -> tuple[str, ...]:
+    new = state.fate_roll.count(state.snowflake)
+    gone = "frozen" if state.mode == "solo" else "taken away"
+    return (f"{new} new {'snowflake' if new == 1 else 'snowflakes'}: "
+            f"{state.snowflakes_frozen} of {state.fate_dice_total} {gone}",)
+
+
+def story_pages(text: str, per_page: int = STORY_LINES) -> list[tuple[str, ...]]:
+    """The story split into pages of a few sentences (an e-ink panel holds only a few lines)."""
+    sentences, current = [], ""
+    for word in text.split(" "):
+        current = f"{current} {word}".strip()
+        if current.endswith((".", "!", "?")):
+            sentences.append(current)
+            current = ""
+    if current:
+        sentences.append(current)
+    return [tuple(sentences[i:i + per_page]) for i in range(0, len(sentences), per_page)] or [("",)]
+
+
+def end_screen(state) -> Screen:
+    """The win or loss screen."""
+    from rules.christmas_romance import outcome
+    result = outcome(state) or {}
+    won = result.get("result") == "won"
+    title = "Merrily Ever After!" if won else "Christmas is ruined"
+    lines = (result.get("reason", ""),) + progress_lines(state)[-1:]
+    return Screen("prompt" if won else "error", title=title, lines=lines, dice_set=DICE_SET,
+                  footer="push the knob: the movie, told as a story")
+
+
+# -- the loop --------------------------------------------------------------------------------
+
+class FateLoop(TableLoop):
+    """The table loop for Another Christmas Romance Movie (solo and co-op); see the module docstring.
+
+    Takes every argument of :class:`host.loop.TableLoop`, plus:
+
+    :param virtual_fate: the box rolls fate's dice itself (for players short of dice).
+    :param new_seed: where virtual fate's seeds come from (default: the OS's randomness; the
+        demo and tests pass a seeded one). The seed is stored as the event, so a replay is exact.
+    """
+
+    def __init__(self, table, *, virtual_fate: bool = False, new_seed: Callable[[], int] | None = None, **options):
+        options.setdefault("choose_characters", False)
+        super().__init__(table, **options)
+        if self.state.mode not in MODES:
+            raise RuleError(f"the box plays fate in the {' and '.join(MODES)} games, not {self.state.mode}")
+        self.virtual_fate = virtual_fate
+        self.new_seed = new_seed or (lambda: secrets.randbits(31))
+        self.last_read: Counter | None = None      # the faces of the last dice read (a hand passing is no roll)
+        self.same_read: list | None = None
+        self.story_page: int | None = None
+        self.pending: Pending | None = None
+
+    # -- shortcuts ---------------------------------------------------------------------------
+    @property
+    def due(self) -> int:
+        return self.state.dice_due if self.state.phase in DICE_EVENTS else 0
+
+    def _face_names(self) -> tuple[str, ...]:
+        return tuple(self.state.faces)
+
+    def _legal(self, event: dict) -> bool:
+        try:
+            self.table.session.check(event)
+        except RuleError:
+            return False
+        return True
+
+    def _status(self, light: str | None = None, sound: str | None = None, bar: int | None = None) -> None:
+        # The bar graph counts fate's frozen snowflakes, whatever else happens.
+        super()._status(light, sound, self.state.snowflakes_frozen if bar is None else bar)
+
+    # -- screens -----------------------------------------------------------------------------
+    def show_home(self) -> None:
+        state = self.state
+        if self.menu is not None:
+            if self.pending is not None:
+                self._show_pending()
+            else:
+                self._show(menu_screen(self.menu))
+            self._status(ATTENTION)
+            return
+        phase, player = state.phase, state.current_player
+        if phase == "over":
+            if self.story_page is not None:
+                self._show_story()
+            else:
+                self._show(end_screen(state))
+                self._status(READ_OK)
+            return
+        if phase == "declare":
+            lines = (fate_result_lines(state) if self._last_event_type() == "fate_roll" else ()) + progress_lines(state)
+            self._show(Screen("prompt", title=f"{player}: round {state.round}", lines=lines, dice_set=DICE_SET,
+                              footer="push the knob: how to roll this turn"))
+            self._status(WAITING)
+        elif phase in ("roll", "penalty"):
+            what = "for the Christmas romance card" if phase == "penalty" else "into the tray"
+            self._show(Screen("prompt", title=f"{player}: roll {state.dice_due} {'die' if state.dice_due == 1 else 'dice'}",
+                              lines=(f"roll them {what}; the box reads them when they stop",), dice_set=DICE_SET))
+            self._status(WAITING)
+        elif phase == "play":
+            lines = progress_lines(state)
+            if state.penalty_roll and self._last_event_type() == "penalty_roll":
+                lines = (f"the romance card's roll took {' '.join(sorted(set(state.penalty_roll)))} off the stage card",) + lines
+            self._show(Screen("roll", title=f"{player} · stage {min(state.sides[0].stage, 5)}",
+                              dice=die_views(state.turn.pool, state.snowflake), lines=lines, dice_set=DICE_SET,
+                              total=f"{state.snowflakes_frozen}/{state.fate_dice_total}"))
+            self._status(READ_OK)
+        elif phase == "fate":
+            if self.virtual_fate:
+                hint = ("push the knob: the box rolls them",)
+            else:
+                hint = ("roll them into the tray (and nothing else); the box counts the snowflakes",)
+            self._show(Screen("prompt", title=fate_title(state.fate_dice), lines=hint + progress_lines(state)[-1:],
+                              dice_set=DICE_SET))
+            self._status(ATTENTION, sound="attention")
+        elif phase == "fate_choice":
+            self._show(Screen("prompt", title="Fate rolled", dice=die_views(state.fate_roll, state.snowflake),
+                              lines=fate_result_lines(state) + ("push the knob: copy one of fate's dice, "
+                                                                "or take a free deferred die",),
+                              dice_set=DICE_SET))
+            self._status(ATTENTION)
+
+    def _last_event_type(self) -> str | None:
+        events = self.table.session.events
+        return events[-1].get("type") if events else None
+
+    def _show_story(self) -> None:
+        from rules.christmas_romance import story
+        pages = story_pages(story(self.state))
+        page = min(self.story_page, len(pages) - 1)
+        more = "Next: the next page" if page + 1 < len(pages) else "The End"
+        self._show(Screen("prompt", title=f"Our movie ({page + 1}/{len(pages)})", lines=pages[page],
+                          dice_set=DICE_SET, footer=more))
+
+    def start(self) -> None:
+        self.show_home()
+
+    # -- menus -------------------------------------------------------------------------------
+    def declare_menu(self) -> Menu:
+        """The legal ways to start this turn (checked by the rules, so only those are offered)."""
+        state = self.state
+        side = state.sides[0]   # solo and co-op: one side (a player, or the couple)
+        items: list[MenuItem] = []
+        uses = ("star", "headliner", "none") if state.mode == "solo" else ("",)
+        for use in uses:
+            for release in (False, True):
+                for defer in range(0, 3):
+                    event: dict[str, Any] = {"type": "declare"}
+                    if use:
+                        event["use"] = use
+                    if defer:
+                        event["defer"] = defer
+                    if release:
+                        event["release"] = True
+                    if not self._legal(event):
+                        continue
+                    dice = 3 - defer + (side.deferred if release else 0)
+                    parts = []
+                    if use == "star":
+                        parts.append(f"star love interest (copied: {' '.join(side.copied) or 'none'})")
+                    elif use == "headliner":
+                        parts.append("headliner love interest")
+                    elif use == "none":
+                        parts.append("no love interest")
+                    if release:
+                        parts.append(f"release {side.deferred} deferred")
+                    if defer:
+                        parts.append(f"defer {defer}")
+                    parts.append(f"roll {dice}")
+                    label = ", ".join(parts)
+                    items.append(MenuItem(label[:1].upper() + label[1:], event))
+        return Menu("declare", f"{state.current_player}: before rolling", tuple(items))
+
+    def turn_menu(self) -> Menu:
+        """The legal moves with the dice in hand, and ending the turn."""
+        state = self.state
+        turn = state.turn
+        index = next(i for i, s in enumerate(state.sides) if turn.player in s.players)
+        side = state.sides[index]
+        pool = list(turn.pool)
+        items: list[MenuItem] = []
+        cards = [("stage", side.stage_card, "stage card")]
+        for slot, card in enumerate(state.romances):
+            cards.append(("romance" if slot == 0 else f"romance-{slot + 1}", card, "romance card"))
+        for target, card, label in cards:
+            if card is None or card.complete or not pool:
+                continue
+            for event in self._placements(target, card, pool):
+                where = f"{label} {card_progress(card)}"
+                text = f"Place {' '.join(event['faces'])} on the {where}"
+                if self._legal(event):
+                    items.append(MenuItem(text, event))
+                elif target.startswith("romance") and card.reward is None and self._legal({**event, "reward": 0}):
+                    items.append(MenuItem(text + " (completes it)", ("reward", event)))
+        add = {"type": "add_copied"}
+        if self._legal(add):
+            items.append(MenuItem(f"Add the copied dice ({' '.join(side.copied)})", add))
+        for face, count in sorted(Counter(pool).items(), key=lambda fc: state.faces.index(fc[0])):
+            melt = {"type": "melt", "faces": [face] * 3}
+            if count >= 3 and self._legal(melt):
+                items.append(MenuItem(f"Melt a snowflake with 3 {face}", melt))
+        for other in state.players:
+            for face in sorted(set(turn.rolled), key=state.faces.index):
+                copy = {"type": "copy", "player": other, "face": face}
+                if other != turn.player and self._legal(copy):
+                    items.append(MenuItem(f"{other} copies a {face}", copy))
+        items.append(MenuItem("End the turn", {"type": "end_turn"}))
+        if "faces" in (self._last_dice_event() or {}):
+            items.append(MenuItem("Correct a die", "correct"))
+        items.append(MenuItem("Undo the last event", "undo"))
+        items.append(MenuItem("Back", BACK))
+        return Menu("turn", f"{turn.player}: {len(pool)} dice to use", tuple(items))
+
+    def _placements(self, target: str, card, pool: list[str]) -> list[dict]:
+        """Place events to offer: with a layout, the rules' best placement; without, each face
+        on its own and all the dice that fit."""
+        from rules.placement import suggest
+        if card.layout is not None:
+            placed = {cell: face for face, cell in card.placed}
+            best = suggest(card.layout, placed, pool)
+            if not best:
+                return []
+            cells = sorted(best)
+            return [{"type": "place", "card": target, "faces": [best[c] for c in cells],
+                     "cells": [[r + 1, c + 1] for r, c in cells]}]
+        events = [{"type": "place", "card": target, "faces": [face]}
+                  for face in sorted(set(pool), key=self.state.faces.index)]
+        room = card.needs - len(card.placed)
+        if min(room, len(pool)) > 1:
+            events.append({"type": "place", "card": target, "faces": pool[:room]})
+        return events
+
+    def fate_choice_menu(self) -> Menu:
+        state = self.state
+        items = []
+        for face in sorted(set(state.fate_roll), key=state.faces.index):
+            event = {"type": "fate_choice", "take": "copy", "face": face}
+            if self._legal(event):
+                items.append(MenuItem(f"Copy fate's {face} to the star love interest", event))
+        defer = {"type": "fate_choice", "take": "defer"}
+        if self._legal(defer):
+            items.append(MenuItem("Take a free deferred die", defer))
+        items.append(MenuItem("Pass", {"type": "fate_choice", "take": "none"}))
+        if "faces" in (self._last_dice_event() or {}):
+            items.append(MenuItem("Correct a die of fate's roll", "correct"))
+        items.append(MenuItem("Undo the fate roll", "undo"))
+        return Menu("fate-choice", "Fate's turn: take?", tuple(items))
+
+    def _open(self, menu: Menu) -> None:
+        self.menu = menu
+        self._show(menu_screen(menu))
+        self._status(ATTENTION)
+
+    # -- commands ----------------------------------------------------------------------------
+    def _handle(self, command: str) -> None:
+        if command.startswith("face:"):
+            self._direct_face(command)
+            return
+        if command.startswith("roll:"):
+            self._typed_roll(command)
+            return
+        if command in ("left", "right"):
+            if self.menu is not None:
+                self.menu = self.menu.turn(1 if command == "right" else -1)
+                if self.pending is not None:
+                    self._show_pending()
+                else:
+                    self._show(menu_screen(self.menu))
+            elif self.story_page is not None:
+                self._turn_page(1 if command == "right" else -1)
+            return
+        if self.showing_error and self.pending is None and self.menu is None:
+            if command == "push" and self.unusable_read is not None:
+                self._enter_by_hand()
+            else:
+                self.show_home()  # the first press after an error only puts it away
+            return
+        if command in ("push", "score"):
+            if self.menu is not None:
+                self._choose(self.menu)
+            elif command == "score" and self.state.phase == "play":
+                self._play_and_show({"type": "end_turn"})
+            else:
+                self._open_phase_menu()
+            return
+        if command == "undo":
+            self._undo()
+            return
+        if command == "next":
+            self._next()
+            return
+        raise RuleError(f"unknown command {command!r}")
+
+    def _open_phase_menu(self) -> None:
+        phase = self.state.phase
+        if phase == "declare":
+            self._open(self.declare_menu())
+        elif phase == "play":
+            self._open(self.turn_menu())
+        elif phase == "fate_choice":
+            self._open(self.fate_choice_menu())
+        elif phase == "fate" and self.virtual_fate:
+            self._roll_fate()
+        elif phase == "over":
+            self._turn_page(0 if self.story_page is None else 1)
+        elif phase in DICE_EVENTS:
+            self.show_home()  # the dice are read by the camera (or typed: roll:F1,F2,..)
+
+    def _turn_page(self, step: int) -> None:
+        from rules.christmas_romance import story
+        pages = len(story_pages(story(self.state)))
+        self.story_page = max(0, min(pages - 1, (self.story_page or 0) + step))
+        self._show_story()
+
+    def _next(self) -> None:
+        if self.pending is not None:
+            face = self.pending.faces[self.pending.flagged[0]]
+            self._confirm_face(self.menu.chosen.value if face == UNSEEN else face)
+        elif self.menu is not None:
+            self.menu = None
+            self.show_home()
+        elif self.same_read is not None:
+            faces, self.same_read = self.same_read, None
+            self._submit(faces)
+        elif self.state.phase == "over":
+            self._open_phase_menu()
+        else:
+            self.show_home()
+
+    def _undo(self) -> None:
+        if self.pending is not None:
+            self.pending, self.menu = None, None
+            self._show(Screen("prompt", title="Read dropped", lines=("roll again, or put the dice back",)))
+            self._status(WAITING)
+            return
+        if self.menu is not None:
+            self.menu = None
+            self.show_home()
+            return
+        undone = self.table.undo()
+        if self.state.phase != "over":
+            self.table.store.mark_closed(self.table.id, closed=False)
+        self.story_page, self.last_read = None, None
+        self._show(Screen("prompt", title=f"Undone: {undone.get('type')}", lines=(self.game.status(self.state),)))
+        self._status(WAITING)
+        self.show_home()
+
+    def _choose(self, menu: Menu) -> None:
+        value = menu.chosen.value
+        if menu.kind == "face":
+            self._confirm_face(value)
+            return
+        self.menu = None
+        if value == BACK:
+            self.show_home()
+        elif value == "undo":
+            self._undo()
+        elif value == "correct":
+            faces = self._dice_of_last()
+            self._open(Menu("which-die", "Correct which die?",
+                            tuple(MenuItem(f"die {n}: {face}", n - 1) for n, face in enumerate(faces, start=1))
+                            + (MenuItem("Back", BACK),)))
+        elif menu.kind == "which-die":
+            faces = self._dice_of_last()
+            fix = face_menu(value + 1, faces[value], 1.0, self._face_names())
+            self._open(Menu("fix", fix.title.replace("Check", "Correct"), fix.items, context=value))
+        elif menu.kind == "fix":
+            self._fix_die(menu.context, value)
+        elif menu.kind == "reward":
+            self._play_and_show({**menu.context, "reward": value})
+        elif isinstance(value, tuple) and value[0] == "reward":
+            self._open(Menu("reward", "Deferred dice shown on this romance card?",
+                            tuple(MenuItem(f"{n} deferred {'die' if n == 1 else 'dice'}", n) for n in REWARDS),
+                            highlight=2, context=value[1]))
+        elif isinstance(value, dict):
+            self._play_and_show(value)
+        else:
+            self.show_home()
+
+    def _play_and_show(self, event: dict) -> None:
+        self._play(event)
+        state = self.state
+        if event["type"] == "melt":
+            self._status(READ_OK, sound="scored")
+        if state.phase == "over":
+            self.table.close()
+            won = (dict(state.outcome).get("result") == "won")
+            self._show(end_screen(state))
+            self._status(READ_OK, sound="game-over" if won else "error")
+            return
+        self.show_home()
+
+    # -- virtual fate ------------------------------------------------------------------------
+    def _roll_fate(self) -> None:
+        """The box rolls fate's dice itself: a fresh seed, stored as the event (replay is exact)."""
+        seed = int(self.new_seed())
+        self._play({"type": "fate_roll", "seed": seed})
+        self._after_fate(f"rolled by the box (seed {seed})")
+
+    def _after_fate(self, how: str) -> None:
+        state = self.state
+        if state.phase == "over":
+            self.table.close()
+            self._show(Screen("error", title="The romance froze over", dice=die_views(state.fate_roll, state.snowflake),
+                              lines=fate_result_lines(state) + (how,), dice_set=DICE_SET))
+            self._status(ATTENTION, sound="game-over")
+            return
+        self._status(READ_OK, sound="scored")
+        if state.phase == "fate_choice":
+            self.show_home()
+        else:  # co-op: the next round starts; the fate result stays on screen until a button is pressed
+            self._show(Screen("prompt", title="Fate rolled", dice=die_views(state.fate_roll, state.snowflake),
+                              lines=fate_result_lines(state) + (how, f"next: {state.current_player}"),
+                              dice_set=DICE_SET, footer="push the knob: how to roll this turn"))
+
+    # -- reads from the camera ---------------------------------------------------------------
+    def on_frame(self, frame) -> None:
+        motion, roll = self.watcher(frame)
+        if motion != self.motion:
+            self.motion = motion
+            if motion == SETTLING and self.menu is None:
+                self._status(MOVING)
+            elif motion == STILL and self.light == MOVING:
+                self._status(WAITING)
+        if roll is not None:
+            self.on_read(roll)
+
+    def on_read(self, roll) -> None:
+        """A settled read: the dice due now (the player's, the romance card's or fate's)."""
+        state = self.state
+        faces = [d.face for d in roll.dice]
+        confidences = [float(d.confidence) for d in roll.dice]
+        if not faces or state.phase == "over" or self.pending is not None:
+            return
+        if state.phase == "fate" and self.virtual_fate:
+            return  # the box rolls fate; dice in the tray are somebody else's
+        if state.phase == "declare" and state.mode != "solo" and len(faces) == 3 and self.menu is None \
+                and Counter(faces) != self.last_read and self._legal({"type": "declare"}):
+            self._play({"type": "declare"})  # co-op: rolled without deferring or releasing
+            state = self.state
+        due = self.due
+        if not due:
+            if Counter(faces) != self.last_read and state.phase == "declare":
+                self._error("Not yet", "choose how to roll first (push the knob), then roll the dice")
+            return
+        if self.menu is not None and self.menu.kind in ("declare", "turn", "fate-choice"):
+            self.menu = None
+        if Counter(faces) == self.last_read:
+            self.same_read = faces  # a hand passed, or the same faces came up: Next says it was a roll
+            self.show_home()
+            return
+        self.same_read = None
+        if len(faces) != due:
+            who = "fate" if state.phase == "fate" else state.current_player
+            self.unusable_read = (faces[:due], confidences[:due])
+            self._error(f"I see {len(faces)} {'die' if len(faces) == 1 else 'dice'}",
+                        f"{who} rolls {due}: put exactly {due} dice in the tray and they are read again",
+                        "or push the knob to enter the dice one by one")
+            return
+        self.unusable_read = None
+        flagged = [i for i, c in enumerate(confidences) if c < self.confidence]
+        if flagged:
+            self.pending = Pending(faces, confidences, flagged)
+            self._ask_next_flag(sound="attention")
+            return
+        self._submit(faces)
+
+    def _enter_by_hand(self) -> None:
+        faces, confidences = self.unusable_read
+        self.unusable_read = None
+        due = self.due
+        faces = list(faces) + [UNSEEN] * (due - len(faces))
+        confidences = list(confidences) + [0.0] * (due - len(confidences))
+        self.pending = Pending(faces, confidences, list(range(due)), by_hand=True)
+        self._ask_next_flag()
+
+    def _show_pending(self) -> None:
+        pending, menu = self.pending, self.menu
+        die = pending.flagged[0]
+        self._show(Screen("prompt", title=menu.title, dice_set=DICE_SET,
+                          dice=die_views(pending.faces, self.state.snowflake, pending.confidences, [die]),
+                          lines=(f"is it {menu.chosen.value}? turn the knob to change, push to confirm",)))
+
+    def _confirm_face(self, face: str) -> None:
+        pending = self.pending
+        die = pending.flagged.pop(0)
+        if face != pending.faces[die] and not pending.by_hand:
+            pending.corrections.append({"type": "correction", "die": die + 1, "read": pending.faces[die],
+                                        "confidence": round(pending.confidences[die], 3), "face": face,
+                                        "phase": self.state.phase})
+        pending.faces[die], pending.confidences[die] = face, 1.0
+        if pending.flagged:
+            self._ask_next_flag()
+            return
+        self.pending, self.menu = None, None
+        if pending.by_hand:
+            self.table.note({"type": "typed-roll", "faces": pending.faces, "phase": self.state.phase,
+                             "why": "entered with the knob: the camera's read could not be used"})
+        for correction in pending.corrections:
+            self.table.note(correction)
+        self._submit(pending.faces)
+
+    def _submit(self, faces: list[str]) -> None:
+        state = self.state
+        event = {"type": DICE_EVENTS[state.phase], "faces": list(faces)}
+        try:
+            self.table.session.check(event)
+        except RuleError as exc:
+            self.refused += 1
+            self.table.note({"type": "refused", "event": event, "reason": str(exc)})
+            self.unusable_read = (list(faces), [0.5] * len(faces))
+            self._error("Roll refused", str(exc), "push the knob to enter the dice one by one")
+            return
+        self._play(event)
+        self.last_read = Counter(faces)
+        self.unusable_read = None
+        if event["type"] == "fate_roll":
+            self._after_fate("read by the camera")
+        else:
+            self._status(READ_OK)
+            self.show_home()
+
+    # -- corrections -------------------------------------------------------------------------
+    def _last_dice_event(self) -> dict | None:
+        events = self.table.session.events
+        if events and events[-1].get("type") in DICE_EVENTS.values():
+            return events[-1]
+        return None
+
+    def _dice_of_last(self) -> list[str]:
+        """The faces of the last dice event (a virtual fate roll's faces come from its seed)."""
+        last = self._last_dice_event()
+        if last is None:
+            return []
+        if "faces" in last:
+            return list(last["faces"])
+        return list(self.state.fate_roll)
+
+    def _direct_face(self, command: str) -> None:
+        """``face:N:NAME``: confirm a flagged die, or correct die N of the last roll read."""
+        try:
+            _, number, face = command.split(":", 2)
+            index = int(number) - 1
+        except ValueError:
+            raise RuleError(f"expected face:N:FACE, got {command!r}") from None
+        if face not in self._face_names():
+            raise RuleError(f"{face!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
+        if self.pending is not None and self.pending.flagged and self.pending.flagged[0] == index:
+            self._confirm_face(face)
+        else:
+            self._fix_die(index, face)
+
+    def _fix_die(self, index: int, face: str) -> None:
+        """Correct die ``index`` of the last dice event: undo it, note it, play it corrected."""
+        last = self._last_dice_event()
+        if last is None or "faces" not in last:
+            raise RuleError("only the dice just read by the camera can be corrected (fate rolled by the box "
+                            "is not read)" if last is not None else "there is no roll to correct now")
+        faces = list(last["faces"])
+        if not 0 <= index < len(faces):
+            raise RuleError(f"there is no die {index + 1} in the last roll ({len(faces)} dice)")
+        if faces[index] == face:
+            self.show_home()
+            return
+        read, faces[index] = faces[index], face
+        self.table.undo()
+        try:
+            self.table.play({**last, "faces": faces})
+        except RuleError as exc:
+            self.table.play(last)
+            raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
+        self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
+                         "event": last["type"]})
+        self.last_read = Counter(faces)
+        self.show_home()
+
+
+# -- wiring for dicewatch run ----------------------------------------------------------------
+
+def table_options(args, options: dict, players: list[str]) -> dict:
+    """The setup options of a new christmas-romance session from the command line."""
+    mode = getattr(args, "mode", None) or "solo"
+    options = dict(options)
+    options["mode"] = mode
+    if players:
+        options["players"] = players
+    else:
+        options.pop("players", None)   # the rules' defaults: "Player" (solo), "Star" and "Headliner" (co-op)
+    return options
+
+
+def story_text(state) -> str:
+    """The movie deck told as a story (for the terminal at the end of a game)."""
+    from rules.christmas_romance import story
+    return story(state)
