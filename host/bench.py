@@ -5,7 +5,7 @@
 
 For each frame (rendered Jingle Bell Roll dice on the tray mat, 1280x720) it times the
 whole path the table loop takes once the dice have stopped: the settle gate's last
-update, the dice reader, the rules check, the durable write (SQLite, synchronous=FULL, on
+update, the dice reader (tray calibrated from the empty mat), the rules check, the durable write (SQLite, synchronous=FULL, on
 this machine's disk), the e-ink image rendered for the panel size, and the status light
 and bar graph set (gpiozero on its MockFactory, the same code path as on the Pi minus
 the pin toggling). It prints the median and the 95th percentile per stage and in total,
@@ -67,6 +67,14 @@ def settled_frames(count: int, size=(1280, 720)):
     return out
 
 
+def empty_tray_calibration(size=(1280, 720)):
+    """The tray calibrated from the empty mat (the same table the frames show), as at a real box."""
+    from vision.calibrate import calibrate
+    from vision.synth import render_scene
+    empty, _ = render_scene([], "jingle-bell-roll", seed=1, size=size, background="mat")
+    return calibrate([empty])
+
+
 def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -117,7 +125,7 @@ def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
 
         stamps = {"read": 0.0, "eink": 0.0, "leds": 0.0}
         # window 0: the second identical frame is the settled one; motion 0: any change is motion
-        watcher = FrameWatcher(timed_reader, SettleGate(window=0.0, motion=0.0))
+        watcher = FrameWatcher(timed_reader, SettleGate(window=0.0, motion=0.0), calibration=empty_tray_calibration())
         stamps = {"read": 0.0, "eink": 0.0, "leds": 0.0}
         found: list[bool] = []
         counted: list[bool] = []
