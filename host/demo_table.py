@@ -283,9 +283,12 @@ class DemoTable:
                  self.table.game.status(state), ""]
         s = self.stats
         typed = sum(1 for m in s.misreads if not m.die)
-        lines.append(f"{s.rolls} rolls filmed, {s.dice_read} dice scored, {s.flagged} dice flagged for a check, "
-                     f"{len(s.misreads) - typed} dice misread, {typed} rolls entered with the knob, "
-                     f"{s.hands} hands passing")
+        lines.append(f"{s.rolls} rolls filmed ({s.frames} frames through the settle gate), {s.dice_read} dice scored, "
+                     f"{s.flagged} dice flagged for a check, {len(s.misreads) - typed} dice misread, "
+                     f"{typed} rolls entered with the knob, {s.hands} hands passing, "
+                     f"{s.slips} BELL thrown again by mistake")
+        if s.refused:
+            lines.append(f"{s.refused} turns ended early: a roll could not be used even when entered by hand")
         for m in s.misreads:
             if m.die:
                 lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "
