@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from host import cli
-from vision import dicesets
+from vision import dicesets, taught
 from vision.synth import random_style, render_face_crop
 
 ICONS = {"SUN": "COOKIE", "MOON": "BELL", "STAR": "GIFT"}
@@ -16,7 +16,7 @@ ICONS = {"SUN": "COOKIE", "MOON": "BELL", "STAR": "GIFT"}
 def sky(dicewatch_home):
     """A small taught set 'sky' with three faces, 5 crops each."""
     style = random_style(np.random.default_rng(1))
-    examples = {face: [render_face_crop("jingle-bell-roll", icon, seed=10 * i + n, style=style)
+    examples = {face: [taught.tighten_crop(render_face_crop("jingle-bell-roll", icon, seed=10 * i + n, style=style))
                        for n in range(5)] for i, (face, icon) in enumerate(ICONS.items())}
     return dicesets.save_set("sky", examples, dicewatch_home)
 

@@ -248,7 +248,8 @@ def load_model(name: str, data_dir) -> taught.FaceModel:
 def built_in_examples(name: str, shots: int = BUILT_IN_SHOTS) -> dict[str, list[np.ndarray]]:
     """Rendered example crops of a built-in set's stand-in icons (vision/synth.py)."""
     from vision.synth import render_face_crop
-    return {face: [render_face_crop(name, face, seed=1000 * i + n, size=64, tilt=0.0)
+    return {face: [taught.tighten_crop(render_face_crop(name, face, seed=1000 * i + n, size=64,
+                                                        tilt=0.0))
                    for n in range(shots)]
             for i, face in enumerate(FACE_SETS[name])}
 

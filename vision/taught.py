@@ -41,6 +41,8 @@ FINE_SIGMA = 1 / 48  # of the crop side
 COARSE_SIGMA = 1 / 6
 SHIFTS = (-2, 0, 2)  # pixels of SIDE: the top face is rarely centred in a die's box
 MIN_EXAMPLES = 3  # fewer per face cannot be checked against each other
+CROP_PAD = 1.1  # crop side / die box side, for teaching and reading alike
+MARGIN_GAIN = 5.0  # confidence 0.99 at the teaching examples' median margin
 MODEL_VERSION = 1
 
 
@@ -179,7 +181,6 @@ def turned_patterns(crop: np.ndarray, angles: int = ANGLES,
 
 EMBED_MODEL = Path(__file__).resolve().parent / "models" / "taught_embed.onnx"
 EMBED_CROP = 32  # must match vision/training/taught_symbols.py
-EMBED_PAD = 1.1  # crop side / die box side, as in training (0.95-1.25)
 
 
 class PatternFeatures:
@@ -203,8 +204,9 @@ class EmbedFeatures:
 
     name = "embed"
 
-    def __init__(self, path: Path = EMBED_MODEL):
-        if not Path(path).is_file():
+    def __init__(self, path: Path | None = None):
+        path = Path(path or EMBED_MODEL)
+        if not path.is_file():
             raise FileNotFoundError(f"{path}: the taught-dice embedding is missing "
                                     f"(python -m vision.training.train_taught_embedding)")
         self.net = cv2.dnn.readNetFromONNX(str(path))
@@ -296,7 +298,7 @@ class FaceModel:
         best = float(scores[order[0]])
         second = float(scores[order[1]]) if len(order) > 1 else -1.0
         margin = max(0.0, best - second)
-        by_margin = 1.0 - math.exp(-3.0 * margin / max(self.margin_scale, 1e-3))
+        by_margin = 1.0 - math.exp(-MARGIN_GAIN * margin / max(self.margin_scale, 1e-3))
         by_fit = 1.0 / (1.0 + math.exp(-(best - self.fit_floor) / max(self.fit_scale, 1e-3)))
         return float(by_margin * by_fit)
 
@@ -402,7 +404,7 @@ def read_boxes(frame: np.ndarray, boxes: Iterable[Box], model: FaceModel,
     """Read the top face of each die box in a BGR frame; a Roll in reading order."""
     dice = []
     for x, y, w, h in boxes:
-        face, confidence = model.classify(crop_die(frame, x, y, w, h))
+        face, confidence = model.classify(crop_die(frame, x, y, w, h, pad=CROP_PAD))
         dice.append(Die(face=face, confidence=confidence, x=x, y=y, w=w, h=h))
     dice.sort(key=lambda d: (round(d.y / max(d.h, 1.0)), d.x))
     height, width = frame.shape[:2]
@@ -462,6 +464,29 @@ def locate_single_die(image: np.ndarray, min_fraction: float = 0.001) -> Box | N
     if area < min_fraction * mask.size:
         return None
     return ((x + bw / 2) / scale, (y + bh / 2) / scale, bw / scale, bh / scale)
+
+
+def tighten_crop(crop: np.ndarray) -> np.ndarray:
+    """A loose crop of one die, re-cut to the die (CROP_PAD around it) when the die clearly
+    stands out from the table at the crop's border; else the crop unchanged."""
+    h, w = crop.shape[:2]
+    img = _bgr(crop).astype(np.float32)
+    img = cv2.GaussianBlur(img, (0, 0), max(1.0, min(h, w) / 64))
+    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    distance = np.linalg.norm(img - np.median(border, axis=0), axis=2)
+    if distance.max() < 30:
+        return crop
+    mask = (distance > max(20.0, 0.35 * float(distance.max()))).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if count <= 1:
+        return crop
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, _ = stats[best]
+    side = max(bw, bh)
+    if not 0.3 * max(h, w) <= side <= 0.85 * max(h, w):
+        return crop
+    return crop_die(crop, x + bw / 2, y + bh / 2, bw, bh, pad=CROP_PAD)
 
 
 def find_by_background(frame: np.ndarray, background: np.ndarray, *, threshold: int = 40,

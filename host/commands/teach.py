@@ -184,7 +184,7 @@ def die_crop_from_photo(photo: Path, finder=None):
         raise ValueError(f"{photo}: {exc.reason}") from None
     h, w = image.shape[:2]
     if max(h, w) <= LOOSE_CROP_PX:
-        return image
+        return taught.tighten_crop(image)
     boxes = list(finder(image)) if finder is not None else []
     if len(boxes) > 1:
         raise ValueError(f"{photo}: {len(boxes)} dice found; each photo should show one die "
@@ -196,7 +196,7 @@ def die_crop_from_photo(photo: Path, finder=None):
                              f"or crop the photo to the die")
         boxes = [box]
     x, y, bw, bh = boxes[0]
-    return taught.crop_die(image, x, y, bw, bh, pad=1.1)
+    return taught.crop_die(image, x, y, bw, bh, pad=taught.CROP_PAD)
 
 
 def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
@@ -329,7 +329,7 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                     print(f"  I see {len(boxes)} dice; leave exactly one die in the tray", flush=True)
                     continue
                 x, y, w, h = boxes[0]
-                crops.append(taught.crop_die(frame, x, y, w, h, pad=1.1))
+                crops.append(taught.crop_die(frame, x, y, w, h, pad=taught.CROP_PAD))
                 print(f"  {face}: picture {len(crops)} of {args.shots}", flush=True)
                 if len(crops) >= args.shots or (session.synthetic and n_seen >= args.shots):
                     break

@@ -65,7 +65,7 @@ def split_photos(folder: Path, shots: int, seed: int):
         used = False
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
             if len(examples[face]) < shots:
-                examples[face].append(taught.crop_die(image, x, y, w, h))
+                examples[face].append(taught.crop_die(image, x, y, w, h, pad=taught.CROP_PAD))
                 used = True
         if used:
             teach_groups.add(group)
@@ -79,7 +79,7 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
     for stem in tests:
         image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
-            got, conf = model.classify(taught.crop_die(image, x, y, w, h, pad=taught.EMBED_PAD))
+            got, conf = model.classify(taught.crop_die(image, x, y, w, h, pad=taught.CROP_PAD))
             n += 1
             correct += got == face
             if conf >= threshold:
@@ -170,8 +170,9 @@ def synthetic_figures(shots: int, seeds: int, scenes: int, kind: str | None, use
             tally = Tally()
         for seed in range(seeds):
             style = synth.random_style(np.random.default_rng([seed, 77]))
-            examples = {face: [synth.render_face_crop(dice_set, face, seed=10_000 + 100 * i + n,
-                                                      style=style) for n in range(shots)]
+            examples = {face: [taught.tighten_crop(synth.render_face_crop(dice_set, face, seed=10_000 + 100 * i + n,
+                                                      style=style))
+                               for n in range(shots)]
                         for i, face in enumerate(faces)}
             model = taught.teach(examples, kind=kind)
             rng = np.random.default_rng([seed, 78])
@@ -181,7 +182,7 @@ def synthetic_figures(shots: int, seeds: int, scenes: int, kind: str | None, use
                                                   style=style, background=("mat", "tray")[k % 2])
                 for die in truth.dice:
                     got, conf = model.classify(taught.crop_die(image, die.x, die.y, die.w, die.h,
-                                                               pad=taught.EMBED_PAD))
+                                                               pad=taught.CROP_PAD))
                     total += 1
                     right += got == die.face
                     sure += conf >= 0.9

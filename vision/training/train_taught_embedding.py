@@ -64,13 +64,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--symbols", type=int, default=2400)
     parser.add_argument("--views", type=int, default=10)
-    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--steps", type=int, default=800)
     parser.add_argument("--ways", type=int, default=16)
     parser.add_argument("--shots", type=int, default=4)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--export-every", type=int, default=100, metavar="STEPS",
+                        help="also write OUT.stepN.onnx every so many steps")
     parser.add_argument("--pool", type=Path, help="cache the rendered pool in this .npy file")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -126,13 +128,21 @@ def main(argv=None) -> int:
                 accs = [loss_acc(episode(0, held))[1] for _ in range(5)]
             print(f"step {step} loss {loss.item():.3f} train acc {acc:.3f} held-out symbols "
                   f"{args.ways}-way acc {np.mean(accs):.3f} ({time.time() - t0:.0f}s)", flush=True)
-    net.eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, 32, 32), str(args.out), input_names=["crop"],
-                      output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
-                      opset_version=17, dynamo=False)
+        if step and step % args.export_every == 0:
+            export(net, args.out.with_suffix(f".step{step}.onnx"))
+    export(net, args.out)
     print(f"wrote {args.out}")
     return 0
+
+
+def export(net, path: Path) -> None:
+    import torch
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, 32, 32), str(path), input_names=["crop"],
+                      output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    net.train()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,142 @@
+"""Taught dice: teach from rendered face crops, read rendered scenes; the classifier's promises."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import taught
+from vision.roll import FACE_SETS
+from vision.synth import random_style, render_face_crop, render_scene
+
+SET = "jingle-bell-roll"
+FACES = FACE_SETS[SET]
+
+
+@pytest.fixture(scope="module")
+def style():
+    """One physical die set: every die alike, as a user's set is."""
+    return random_style(np.random.default_rng(11))
+
+
+@pytest.fixture(scope="module")
+def model(style):
+    examples = {face: [taught.tighten_crop(render_face_crop(SET, face, seed=100 * i + n, style=style))
+                       for n in range(8)]
+                for i, face in enumerate(FACES)}
+    return taught.teach(examples)
+
+
+def test_round_trip_rendered_scenes(model, style):
+    """Teach from crops, then read scenes with poses, places and light not used for teaching."""
+    right = sure_wrong = total = 0
+    for seed in range(6):
+        faces = [FACES[(seed + k) % 6] for k in range(5)]
+        image, truth = render_scene(faces, SET, seed=900 + seed, style=style)
+        boxes = [(d.x, d.y, d.w, d.h) for d in truth.dice]
+        roll = taught.read_boxes(image, boxes, model, SET)
+        read = {(round(d.x), round(d.y)): d for d in roll.dice}
+        for d in truth.dice:
+            got = read[(round(d.x), round(d.y))]
+            total += 1
+            right += got.face == d.face
+            sure_wrong += got.face != d.face and got.confidence >= 0.9
+    assert right / total >= 0.9, f"{right} of {total} read right"
+    assert sure_wrong == 0
+
+
+def test_reader_with_a_finder_gives_a_roll_in_reading_order(model, style):
+    image, truth = render_scene(["BELL", "GIFT", "MILK"], SET, seed=77, style=style)
+    reader = taught.TaughtReader(model, SET, lambda frame: [(d.x, d.y, d.w, d.h) for d in truth.dice])
+    roll = reader(image)
+    assert roll.dice_set == SET and roll.frame_size == (image.shape[1], image.shape[0])
+    assert sorted(roll.faces) == sorted(truth.faces)
+    keys = [(round(d.y / max(d.h, 1)), d.x) for d in roll.dice]
+    assert keys == sorted(keys)
+
+
+@pytest.mark.parametrize("angle", [90, 180, 270, 45, 30])
+def test_turning_a_die_does_not_change_the_read(model, style, angle):
+    import cv2
+    crop = render_face_crop(SET, "STOCKING", seed=4242, style=style)
+    m = cv2.getRotationMatrix2D((31.5, 31.5), angle, 1.0)
+    turned = cv2.warpAffine(crop, m, (64, 64), borderMode=cv2.BORDER_REFLECT)
+    assert model.classify(crop)[0] == "STOCKING"
+    assert model.classify(turned)[0] == "STOCKING"
+
+
+@pytest.mark.parametrize("gain, offset", [(0.55, 0), (1.0, 60), (0.8, -30)])
+def test_lighting_change_does_not_change_the_read(model, style, gain, offset):
+    crop = render_face_crop(SET, "COOKIE", seed=4343, style=style)
+    relit = np.clip(crop.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+    assert model.classify(relit)[0] == "COOKIE"
+
+
+def test_unknown_symbol_reads_unsure(model, style):
+    """A die the model was never taught (a snowflake) must not read as a confident face."""
+    confidences = [model.classify(render_face_crop("christmas-romance", "SNOWFLAKE", seed=s, style=style))[1]
+                   for s in range(6)]
+    assert np.median(confidences) < 0.9
+
+
+def test_blank_crop_reads_unsure(model):
+    assert model.classify(np.full((40, 40, 3), 128, np.uint8))[1] < 0.5
+
+
+def test_save_and_load_round_trip(model, tmp_path, style):
+    path = tmp_path / "model.npz"
+    model.save(path)
+    loaded = taught.FaceModel.load(path)
+    assert loaded.faces == model.faces and loaded.kind == model.kind
+    crop = render_face_crop(SET, "LIST", seed=5, style=style)
+    assert loaded.classify(crop)[0] == model.classify(crop)[0]
+    assert abs(loaded.classify(crop)[1] - model.classify(crop)[1]) < 0.05
+
+
+def test_renamed_model_reads_new_name(model, style):
+    renamed = model.renamed("GIFT", "PRESENT")
+    assert renamed.classify(render_face_crop(SET, "GIFT", seed=6, style=style))[0] == "PRESENT"
+
+
+def test_too_few_examples():
+    crop = render_face_crop(SET, "MILK", seed=1)
+    with pytest.raises(taught.TeachError, match="face MILK: 1 example"):
+        taught.teach({"MILK": [crop], "BELL": [crop, crop, crop]})
+    with pytest.raises(taught.TeachError, match="at least 2 faces"):
+        taught.teach({"MILK": [crop] * 5})
+
+
+def test_crop_die_pads_at_the_frame_edge():
+    frame = np.zeros((100, 100, 3), np.uint8)
+    crop = taught.crop_die(frame, 2, 98, 20, 20)
+    assert crop.shape == (20, 20, 3)
+    with pytest.raises(ValueError, match="outside the frame"):
+        taught.crop_die(frame, 500, 500, 20, 20)
+
+
+def test_locate_single_die_in_a_photo():
+    image, truth = render_scene(["BELL"], SET, seed=3)
+    box = taught.locate_single_die(image)
+    die = truth.dice[0]
+    assert box is not None
+    assert abs(box[0] - die.x) < die.w * 0.5 and abs(box[1] - die.y) < die.h * 0.5
+    assert taught.locate_single_die(np.full((300, 300, 3), 90, np.uint8)) is None
+
+
+def test_find_by_background_covers_every_die():
+    from vision.sources import SyntheticCamera
+    from vision.settle import SettleGate
+    with SyntheticCamera(5, script=[("MILK", "BELL", "GIFT")], dice_set=SET, fps=10.0, hold=0.8,
+                         lead_in=0.3) as camera:
+        background = camera.read().image
+        gate = SettleGate(background=background)
+        for image, t in camera:
+            settle = gate.update(image, t)
+            if settle is not None:
+                boxes = taught.find_by_background(settle.image, background)
+                assert 1 <= len(boxes) <= 3  # dice touching each other make one blob
+                for die in camera.truth.dice:
+                    assert any(abs(x - die.x) < w / 2 and abs(y - die.y) < h / 2
+                               for x, y, w, h in boxes), die
+                break
+        else:
+            pytest.fail("the synthetic roll never settled")
