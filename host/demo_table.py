@@ -297,7 +297,8 @@ class DemoTable:
                 lines.append(f"  MISREAD {m.turn} roll {m.roll}: {m.read}; really {m.truth} -> {m.how}")
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
-        lines.append(f"session {self.table.id} stored in {self.table.store.path}")
+        lines.append(f"session {self.table.id} stored in {self.table.store.path} (its history: dicewatch export "
+                     f"latest --sessions {self.table.store.path} --format csv)")
         if self.vision_note:
             lines.append(self.vision_note)
         watcher = getattr(self.camera, "watcher", None)

@@ -33,10 +33,12 @@ def add_arguments(parser) -> None:
                         help="jsonl: a replay file; csv: the full journal (default: jsonl)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     parser.add_argument("--list", action="store_true", help="list the stored sessions and exit")
+    parser.add_argument("--sessions", metavar="FILE", type=Path,
+                        help="the sessions database (default: DATA/sessions.db; the demo's is DIR/demo-sessions.db)")
 
 
-def sessions_db() -> Path:
-    return data_dir() / "sessions.db"
+def sessions_db(given: Path | None = None) -> Path:
+    return given if given is not None else data_dir() / "sessions.db"
 
 
 def format_list(store: SessionStore) -> str:
@@ -83,7 +85,7 @@ def to_csv(entries) -> str:
 
 
 def run(args) -> int:
-    path = sessions_db()
+    path = sessions_db(args.sessions)
     if args.list:
         if not path.exists():
             print(f"no sessions yet in {path}")

@@ -119,3 +119,9 @@ def test_export_command(store, dicewatch_home, capsys, tmp_path):
     assert cli.main(["export", "no-such-session"]) == 1
     assert "no session 'no-such-session'" in capsys.readouterr().err
     assert cli.main(["export"]) == 2
+    other = tmp_path / "elsewhere.db"
+    with SessionStore(other) as elsewhere:
+        elsewhere.create(GAME, {"players": ["Cy", "Dee"]})
+    assert cli.main(["export", "latest", "--sessions", str(other)]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["setup"]["players"] == ["Cy", "Dee"]
+    assert cli.main(["export", "latest", "--sessions", str(tmp_path / "none.db")]) == 1
