@@ -44,7 +44,7 @@ GAME = "christmas-romance"
 DICE_SET = "christmas-romance"
 MODES = ("solo", "coop")
 DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
-STORY_LINES = 3          # sentences per story page
+STORY_LINES = 2          # sentences per story page (the small panel holds about six lines)
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
 
 
@@ -266,15 +266,15 @@ class FateLoop(TableLoop):
         side = state.sides[index]
         pool = list(turn.pool)
         items: list[MenuItem] = []
-        cards = [("stage", side.stage_card, "stage card")]
+        cards = [("stage", side.stage_card, "Stage")]
         for slot, card in enumerate(state.romances):
-            cards.append(("romance" if slot == 0 else f"romance-{slot + 1}", card, "romance card"))
+            cards.append(("romance" if slot == 0 else f"romance-{slot + 1}", card,
+                          "Romance" if len(state.romances) == 1 else f"Romance {slot + 1}"))
         for target, card, label in cards:
             if card is None or card.complete or not pool:
                 continue
             for event in self._placements(target, card, pool):
-                where = f"{label} {card_progress(card)}"
-                text = f"Place {' '.join(event['faces'])} on the {where}"
+                text = f"{label} {card_progress(card)}: place {' '.join(event['faces'])}"
                 if self._legal(event):
                     items.append(MenuItem(text, event))
                 elif target.startswith("romance") and card.reward is None and self._legal({**event, "reward": 0}):

@@ -32,8 +32,12 @@ FACES = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
 def add_arguments(parser) -> None:
     parser.add_argument("--out", default="demo-out", metavar="DIR",
                         help="folder for the e-ink screens as PNG files (default: ./demo-out)")
-    parser.add_argument("--game", default="jingle-bell-roll", choices=["jingle-bell-roll"],
+    parser.add_argument("--game", default="jingle-bell-roll", choices=["jingle-bell-roll", "christmas-romance"],
                         help="the game to play (default: jingle-bell-roll)")
+    parser.add_argument("--mode", choices=("solo", "coop"), default="solo",
+                        help="christmas-romance: a solo or 2-player co-op game against fate (default solo)")
+    parser.add_argument("--virtual-fate", action="store_true",
+                        help="christmas-romance: the box rolls fate's dice itself instead of the camera reading them")
     parser.add_argument("--seed", type=int, default=2026, help="random seed of the dice and the players (default 2026)")
     parser.add_argument("--size", default="250x122", metavar="WxH",
                         help="e-ink panel size: 250x122, 400x300 or 800x480 (default 250x122)")
@@ -78,6 +82,9 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
+    if args.game == "christmas-romance":
+        from host.fate_demo import run as fate_demo
+        return fate_demo(args)
     from host.demo_table import DemoTable
 
     size = parse_size(args.size)

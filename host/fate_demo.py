@@ -1,0 +1,416 @@
+"""The christmas-romance demo: a solo (or co-op) game against fate on the synthetic camera.
+
+``dicewatch demo --game christmas-romance --mode solo`` plays a whole game the way a person
+would at the box: before each turn the player picks a love interest with the knob, throws
+their dice into the tray, places them with the knob's menu (melting a snowflake when three
+dice match), ends the turn, then throws fate's dice (or, with ``--virtual-fate``, lets the
+box roll them). Every throw is rendered by vision's synthetic camera with the
+christmas-romance dice and goes through the real settle gate and dice reader into
+:class:`host.fate_table.FateLoop`. Each fate roll and its snowflakes are printed; every
+e-ink screen is written as a PNG into ``--out``.
+
+The demo knows the faces it threw, so every misread is reported: a die the box flags is
+confirmed or corrected with the knob, a confident misread is corrected from the menu
+afterwards, and a read with the wrong number of dice (the box asks again) is entered with
+the knob. All of it is counted in the report.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from host.demo_table import DemoTable, Misread, ScriptedCamera, SimClock, SyntheticTable, calibrate_synthetic
+from host.eink import EinkScreen, PngPanel
+from host.fate_table import DICE_SET, FateLoop, story_pages
+from host.presenters import RecordingPresenter, TerminalPresenter
+
+MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
+SOLO_PLAYERS = ["Holly"]
+COOP_PLAYERS = ["Holly", "Noel"]
+
+#: the demo's movie: card titles as players would enter them (setup options of the rules),
+#: so the story at the end reads like one (our own invented cards, not the game's)
+DEMO_MOVIE = {
+    "love_interests": {"Holly": ["a big-city pastry chef", "the widowed innkeeper"]},
+    "stage_cards": [
+        {"title": "meet cute", "text": "reach for the last gingerbread kit at the same time"},
+        {"title": "start to fall for each other", "text": "are snowed in at the inn"},
+        {"title": "hit a snag", "text": "find out the inn is to be sold"},
+        {"title": "make a grand gesture", "text": "save the town's winter fair together"},
+        {"title": "find their Merrily Ever After", "text": "kiss under the mistletoe"},
+    ],
+    "romance_cards": ["decorating the town tree", "judging the cookie bake-off", "skating on the frozen pond",
+                      "caroling door to door", "wrapping presents for the toy drive", "building a snowman"],
+    "element_cards": ["a meddling grandmother", "a misheard phone call", "an ex back in town",
+                      "a blizzard", "a runaway puppy"],
+}
+
+
+@dataclass
+class FateStats:
+    throws: int = 0
+    dice_read: int = 0
+    flagged: int = 0
+    misreads: list[Misread] = field(default_factory=list)
+    frames: int = 0
+    hands: int = 0
+    fate_rolls: list[tuple[int, int, int]] = field(default_factory=list)   # (dice, true snowflakes, frozen after)
+    melts: int = 0
+    placed: int = 0
+
+
+class FateCamera(SyntheticTable):
+    """The demo's camera for christmas-romance dice: one synthetic camera for the whole game
+    (each throw picks up the dice of the last one), read by the real watcher."""
+
+    def new_turn(self) -> None:
+        from vision.sources import SyntheticCamera
+        if self.camera is None:
+            self.turn += 1
+            self.camera = SyntheticCamera(self.seed, script=[], dice_set=DICE_SET, size=self.size, fps=self.fps,
+                                          hold=1.2, lead_in=0.4)
+        self.live = True
+
+
+def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None):
+    """The synthetic camera with the real christmas-romance reader (or, if vision cannot read
+    these dice here, the scripted stand-in, with a note saying so)."""
+    from host.loop import FrameWatcher
+    from host.paths import data_dir
+    try:
+        from vision.dicesets import load_reader
+        reader = load_reader(DICE_SET, data_dir())
+    except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
+        return ScriptedCamera(clock), (f"NOTE: no dice reader for {DICE_SET} here ({exc}); "
+                                       "the throws were handed to the loop as read, not filmed")
+    seed = rng.randrange(1 << 20)
+    calibration, note = calibrate_synthetic(seed)
+    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
+    return FateCamera(clock, watcher, seed=seed), note
+
+
+class FateDemo:
+    """A scripted player (or couple) against fate at a box with a synthetic camera."""
+
+    def __init__(self, table, *, out: Path, size: tuple[int, int], rng: random.Random, quiet: bool = False,
+                 camera=None, virtual_fate: bool = False, max_turns: int = MAX_TURNS):
+        self.table, self.rng, self.quiet, self.max_turns = table, rng, quiet, max_turns
+        self.clock = SimClock()
+        self.panel = PngPanel(out, size)
+        self.eink = EinkScreen(self.panel, min_interval=3.0, clock=self.clock)
+        self.recorder = RecordingPresenter()
+        presenters = [self.eink, self.recorder]
+        if not quiet:
+            presenters.append(TerminalPresenter(screens=False, prefix="    "))
+        self.vision_note = ""
+        if camera is None:
+            camera, self.vision_note = make_fate_camera(self.clock, rng, overlay_dir=Path(out) / "reads")
+        camera.clock = self.clock
+        self.camera = camera
+        self.loop = FateLoop(table, presenters=presenters, watcher=camera.watch, open_camera=lambda: self.camera,
+                             clock=self.clock, confidence=0.9, virtual_fate=virtual_fate,
+                             new_seed=lambda: rng.randrange(1 << 31))
+        self.stats = FateStats()
+        self.turns = 0
+        self.stopped = ""
+
+    # -- the knob and buttons ----------------------------------------------------------------
+    @property
+    def state(self):
+        return self.loop.state
+
+    def press(self, *commands: str) -> None:
+        for command in commands:
+            self.loop.post(command)
+        self.loop.step(look=False)   # nothing moves in the tray while buttons are pressed
+        self.clock.advance(1.5)
+
+    def choose(self, want) -> bool:
+        """Open the phase's menu if needed, turn the knob to the first item ``want(value)``
+        accepts and push. False (menu left with Back/Next) when there is none."""
+        if self.loop.menu is None:
+            self.press("push")
+        menu = self.loop.menu
+        values = [item.value for item in menu.items]
+        target = next((i for i, v in enumerate(values) if want(v)), None)
+        if target is None:
+            self.press("next")
+            return False
+        steps = target - menu.highlight
+        self.press(*(["right"] * steps if steps > 0 else ["left"] * -steps), "push")
+        return True
+
+    def say(self, message: str) -> None:
+        print(f"[turn {self.turns:2d}] {message}", flush=True)
+
+    # -- throwing dice -----------------------------------------------------------------------
+    def throw(self, count: int, hover: bool = False) -> list[str]:
+        """Throw ``count`` dice; the box reads them; misreads are put right as a player would.
+        Returns the true faces."""
+        faces = list(self.state.faces)
+        truth = [self.rng.choice(faces) for _ in range(count)]
+        events_before = len(self.table.session.events)
+        reads_before = self.camera.reads()
+        self.stats.hands += hover
+        self.camera.new_turn()   # the dice of the last throw are picked up
+        self.camera.show_throw(truth, [], hover=hover)
+        for _ in range(2000):
+            if self.camera.reads() > reads_before or self.camera.exhausted():
+                break
+            self.loop.step()
+            self.stats.frames += 1
+        else:
+            raise RuntimeError("the synthetic camera never settled")
+        self.camera.freeze()
+        self.clock.advance(2.0)
+        self.loop.step()
+        self.stats.throws += 1
+        self.settle_read(truth)
+        if len(self.table.session.events) == events_before and self.loop.same_read is not None:
+            self.press("next")   # the same faces as the last read: it was a throw all the same
+            self.settle_read(truth)
+        if len(self.table.session.events) == events_before:
+            found = self.camera.last_read_faces()
+            why = f"found {len(found)} dice" if len(found) != count else f"read {' '.join(found)}, refused"
+            self.stats.misreads.append(Misread(self.state.current_player, self.turns, 0, " ".join(truth), why, 0.0,
+                                               "the box asked again; the dice entered with the knob"))
+            self.press("push")
+            self.settle_read(truth)
+        if len(self.table.session.events) == events_before:
+            raise RuntimeError(f"the box did not take the throw {truth}")
+        self.check_accepted(truth)
+        return truth
+
+    def settle_read(self, truth: list[str]) -> None:
+        """Answer 'Check die N' with the truth; count the misreads among the flagged dice."""
+        while self.loop.pending is not None:
+            pending = self.loop.pending
+            die = pending.flagged[0]
+            read = pending.faces[die]
+            real = DemoTable._true_face(pending.faces, truth, die) if not pending.by_hand else \
+                truth[die] if die < len(truth) else read
+            if not pending.by_hand:
+                self.stats.flagged += 1
+                if read != real:
+                    self.stats.misreads.append(Misread(self.state.current_player, self.turns, die + 1, real, read,
+                                                       pending.confidences[die], "flagged, corrected with the knob"))
+            self.choose(lambda v, real=real: v == real)
+
+    def check_accepted(self, truth: list[str]) -> None:
+        """Compare the accepted dice with the truth; correct confident misreads from the menu."""
+        last = self.table.session.events[-1]
+        faces = list(last.get("faces", []))
+        self.stats.dice_read += len(faces)
+        wrong = Counter(faces) - Counter(truth)
+        missing = Counter(truth) - Counter(faces)
+        for bad in list(wrong.elements()):
+            good = next(iter(missing.elements()), None)
+            if good is None:
+                break
+            index = faces.index(bad)
+            self.stats.misreads.append(Misread(self.state.current_player, self.turns, index + 1, good, bad, 1.0,
+                                               "read with confidence, corrected from the menu"))
+            self.loop.post(f"face:{index + 1}:{good}")
+            self.loop.step(look=False)
+            missing[good] -= 1
+            faces[index] = good
+
+    # -- the game ----------------------------------------------------------------------------
+    def play(self) -> None:
+        self.loop.start()
+        while self.state.phase != "over":
+            if self.turns >= self.max_turns:
+                self.stopped = f"stopped after {self.turns} turns (the demo's limit)"
+                break
+            self.play_turn()
+        if self.state.phase == "over":
+            self.tell_story()
+        self.clock.advance(5.0)
+        self.loop.step(look=False)
+        self.eink.flush()
+
+    def play_turn(self) -> None:
+        self.turns += 1
+        state = self.state
+        player = state.current_player
+        self.declare()
+        self.throw(self.state.dice_due, hover=self.rng.random() < 0.2)
+        rolled = " ".join(self.state.turn.rolled)
+        self.use_dice()
+        placed = self.end_turn()
+        side = self.state.sides[0]
+        stage = f"stage {min(side.stage, 5)}" + (f" {len(side.stage_card.placed)}/{side.stage_card.needs}"
+                                                 if side.stage_card else "")
+        self.say(f"{player} rolled {rolled}; placed {placed}; {stage}, "
+                 f"{'romance card done' if side.romance else 'no romance card yet'}")
+        if self.state.phase == "fate":
+            self.fate()
+
+    def declare(self) -> None:
+        side = self.state.sides[0]
+        solo = self.state.mode == "solo"
+
+        def want(v):
+            if not isinstance(v, dict):
+                return False
+            if solo and side.copied and len(side.copied) >= 2:
+                return v.get("use") == "star"
+            if side.deferred >= 3:
+                return v.get("release") is True and not v.get("defer")
+            return v.get("use", "headliner") == "headliner" and not v.get("defer") and not v.get("release")
+
+        if not self.choose(want):
+            self.choose(lambda v: isinstance(v, dict))
+
+    def use_dice(self) -> None:
+        """Add copied dice, melt when three match, place as much as possible, stage card first."""
+        turn = self.state.turn
+        if turn.use == "star" or (self.state.mode != "solo" and self.state.sides[0].copied):
+            self.choose(lambda v: isinstance(v, dict) and v["type"] == "add_copied")
+        for _ in range(20):
+            if self.state.phase == "penalty":
+                dice = self.state.dice_due
+                truth = self.throw(dice)
+                self.say(f"completed the Christmas romance card: its roll ({dice} dice) {' '.join(truth)}")
+                continue
+            if self.state.phase != "play":
+                return
+            menu = self.loop.turn_menu()
+            values = [item.value for item in menu.items]
+            melt = next((v for v in values if isinstance(v, dict) and v["type"] == "melt"), None)
+            if melt and self.state.snowflakes_frozen:
+                self.choose(lambda v, melt=melt: v == melt)
+                self.stats.melts += 1
+                self.say(f"melted a snowflake with 3 {melt['faces'][0]}: {self.state.snowflakes_frozen} frozen")
+                continue
+            best = self._best_placement(values)
+            if best is None:
+                return
+            self.choose(lambda v, best=best: v == best)
+            if self.loop.menu is not None and self.loop.menu.kind == "reward":
+                self.choose(lambda v: v == self.rng.choice((1, 2, 3)))
+            self.stats.placed += len(best[1]["faces"] if isinstance(best, tuple) else best["faces"])
+
+    def _best_placement(self, values):
+        def event(v):
+            return v[1] if isinstance(v, tuple) and v and v[0] == "reward" else v
+        places = [v for v in values if isinstance(event(v), dict) and event(v).get("type") == "place"]
+        if not places:
+            return None
+        stage = [v for v in places if event(v)["card"] == "stage"]
+        pool = stage or places
+        return max(pool, key=lambda v: len(event(v)["faces"]))
+
+    def end_turn(self) -> str:
+        """Score ends the turn; returns what was placed this turn, for the log line."""
+        placed = []
+        for event in reversed(self.table.session.events):
+            if event.get("type") == "declare":
+                break
+            if event.get("type") == "place":
+                placed[:0] = [f"{' '.join(event['faces'])} on the {event['card']} card"]
+        if self.state.phase == "play":
+            self.press("score")
+        return ", ".join(placed) or "nothing"
+
+    def fate(self) -> None:
+        state = self.state
+        dice = state.fate_dice
+        frozen_before = state.snowflakes_frozen
+        if self.loop.virtual_fate:
+            self.press("push")
+            truth = list(self.state.fate_roll)
+            how = "rolled by the box"
+        else:
+            truth = self.throw(dice)
+            how = "read by the camera"
+        state = self.state
+        true_snow = truth.count(state.snowflake)
+        read_snow = state.fate_roll.count(state.snowflake)
+        self.stats.fate_rolls.append((dice, true_snow, state.snowflakes_frozen))
+        self.say(f"fate rolls {dice} dice ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
+                 f"{'snowflake' if read_snow == 1 else 'snowflakes'}; {state.snowflakes_frozen}/"
+                 f"{state.fate_dice_total} frozen (was {frozen_before})")
+        if state.phase == "fate_choice":
+            side = state.sides[0]
+            if side.deferred < 5:
+                self.choose(lambda v: isinstance(v, dict) and v.get("take") == "defer")
+            elif not self.choose(lambda v: isinstance(v, dict) and v.get("take") == "copy"
+                                 and v.get("face") != state.snowflake):
+                self.choose(lambda v: isinstance(v, dict) and v.get("take") == "none")
+
+    def tell_story(self) -> None:
+        from rules.christmas_romance import outcome, story
+        result = outcome(self.state)
+        self.say(f"the end: {result['reason']}")
+        pages = len(story_pages(story(self.state)))
+        for _ in range(pages):
+            self.press("next")   # page through the movie on the screen
+
+    # -- the report --------------------------------------------------------------------------
+    def report(self, elapsed: float) -> str:
+        from rules.christmas_romance import outcome, story
+        from rules.core import format_table
+        state = self.state
+        s = self.stats
+        lines = [format_table(self.table.game.scoreboard(state)), ""]
+        result = outcome(state)
+        lines.append(f"result: {result['result'].upper()}: {result['reason']}" if result else f"result: {self.stopped}")
+        lines.append(f"the movie: {story(state)}")
+        lines.append("")
+        snow = sum(t for _, t, _ in s.fate_rolls)
+        lines.append(f"{len(s.fate_rolls)} fate rolls ({sum(d for d, _, _ in s.fate_rolls)} dice, {snow} snowflakes "
+                     f"thrown), {s.melts} melts, {s.placed} dice placed in {self.turns} turns")
+        typed = sum(1 for m in s.misreads if not m.die)
+        lines.append(f"{s.throws} throws filmed, {s.dice_read} dice taken, {s.flagged} dice flagged for a check, "
+                     f"{len(s.misreads) - typed} dice misread, {typed} throws entered with the knob "
+                     f"(wrong number of dice seen), {s.hands} hands passing")
+        for m in s.misreads:
+            if m.die:
+                lines.append(f"  MISREAD turn {m.roll} die {m.die}: read {m.read} ({m.confidence:.0%} sure), "
+                             f"really {m.truth} -> {m.how}")
+            else:
+                lines.append(f"  MISREAD turn {m.roll}: {m.read}; really {m.truth} -> {m.how}")
+        lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
+                     f"{len(self.panel.written)} PNGs in {self.panel.folder}")
+        lines.append(f"session {self.table.id} stored in {self.table.store.path}")
+        if self.vision_note:
+            lines.append(self.vision_note)
+        lines.append(f"wall time {elapsed:.1f} s")
+        return "\n".join(lines)
+
+
+def run(args) -> int:
+    """``dicewatch demo --game christmas-romance``: see the module docstring."""
+    from host.commands.demo import parse_size
+    from host.session_store import SessionStore
+    from rules import get_game
+
+    size = parse_size(args.size)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for old in list(out.glob("screen-*.png")) + list(out.glob("reads/read-*.png")):
+            old.unlink()
+    except OSError as exc:
+        print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    mode = getattr(args, "mode", None) or "solo"
+    players = SOLO_PLAYERS if mode == "solo" else COOP_PLAYERS
+    store = SessionStore(out / "demo-sessions.db")
+    table = store.create(get_game("christmas-romance"), {"mode": mode, "players": players, **DEMO_MOVIE})
+    demo = FateDemo(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet,
+                    virtual_fate=getattr(args, "virtual_fate", False))
+    try:
+        demo.play()
+    finally:
+        demo.loop.shutdown()
+        store.close()
+    print()
+    print(demo.report(time.perf_counter() - started))
+    return 0
