@@ -334,7 +334,8 @@ class FateDemo:
         self.stats.fate_rolls.append((dice, true_snow, state.snowflakes_frozen))
         self.say(f"fate rolls {dice} dice ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
                  f"{'snowflake' if read_snow == 1 else 'snowflakes'}; {state.snowflakes_frozen}/"
-                 f"{state.fate_dice_total} frozen (was {frozen_before})")
+                 f"{state.fate_dice_total} {'frozen' if state.mode == 'solo' else 'taken from fate'} "
+                 f"(was {frozen_before})")
         if state.phase == "fate_choice":
             side = state.sides[0]
             if side.deferred < 5:

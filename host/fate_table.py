@@ -172,6 +172,7 @@ class FateLoop(TableLoop):
                 self._show_story()
             else:
                 self._show(end_screen(state))
+                self.showing_error = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
         if phase == "declare":
@@ -472,7 +473,7 @@ class FateLoop(TableLoop):
         if state.phase == "over":
             self.table.close()
             won = (dict(state.outcome).get("result") == "won")
-            self._show(end_screen(state))
+            self.show_home()
             self._status(READ_OK, sound="game-over" if won else "error")
             return
         self.show_home()

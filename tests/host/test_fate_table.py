@@ -1,0 +1,277 @@
+"""Another Christmas Romance Movie at the table (host/fate_table.py): fate read or rolled,
+snowflakes on the bar graph, melts and fate's-turn choices from the knob, win, loss, story."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from host.devices import TableDevices, pins_for
+from host.fate_table import FateLoop, story_pages, table_options
+from host.presenters import DevicePresenter, RecordingPresenter
+from host.session_store import SessionStore
+from rules import get_game
+from rules.christmas_romance import roll_faces
+from rules.core import RuleError
+from vision.roll import Die, Roll
+
+GAME = get_game("christmas-romance")
+SNOW = "SNOWFLAKE"
+LAYOUTS = Path(__file__).resolve().parents[2] / "rules" / "layouts"
+
+
+def roll_of(faces, unsure=()):
+    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, 20.0 * i, 10.0, 10.0, 10.0)
+                           for i, f in enumerate(faces)), dice_set="christmas-romance")
+
+
+@pytest.fixture
+def store(tmp_path):
+    with SessionStore(tmp_path / "sessions.db") as store:
+        yield store
+
+
+def make_loop(store, setup=None, **kw):
+    table = store.create(GAME, {"mode": "solo", **(setup or {})})
+    screen = RecordingPresenter()
+    loop = FateLoop(table, presenters=[screen], **kw)
+    loop.start()
+    return loop, screen
+
+
+def choose(loop, want):
+    """Open the phase's menu (if closed), turn the knob to the first item ``want`` accepts, push."""
+    if loop.menu is None:
+        loop.handle("push")
+    values = [item.value for item in loop.menu.items]
+    target = next(i for i, v in enumerate(values) if want(v))
+    for _ in range(target - loop.menu.highlight):
+        loop.handle("right")
+    loop.handle("push")
+
+
+def is_event(kind, **fields):
+    return lambda v: isinstance(v, dict) and v.get("type") == kind and all(v.get(k) == x for k, x in fields.items())
+
+
+def solo_turn(loop, faces, place=True):
+    """Declare (no love interest), roll ``faces`` on the camera, place all on the stage card, end the turn."""
+    choose(loop, is_event("declare", use="none"))
+    loop.on_read(roll_of(faces))
+    if place:
+        choose(loop, lambda v: isinstance(v, dict) and v.get("type") == "place" and v["card"] == "stage"
+               and len(v["faces"]) == len(faces))
+    loop.handle("score")
+
+
+def types(table):
+    return [e.get("type") for e in table.session.events]
+
+
+def test_fate_is_due_after_a_solo_turn_and_the_screen_says_how_many_dice(store):
+    loop, screen = make_loop(store)
+    assert screen.screens[-1].title == "Player: round 1"
+    choose(loop, is_event("declare", use="none"))
+    assert screen.screens[-1].title == "Player: roll 3 dice"
+    loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"]))
+    assert loop.state.phase == "play" and screen.screens[-1].kind == "roll"
+    choose(loop, is_event("place", card="stage", faces=["FACE-2", "FACE-2", "FACE-3"]))
+    assert len(loop.state.sides[0].stage_card.placed) == 3
+    loop.handle("score")  # Score ends the turn
+    assert loop.state.fate_due and screen.screens[-1].title == "Fate rolls 10 dice"
+    assert types(loop.table) == ["declare", "roll", "place", "end_turn"]
+
+
+def test_the_declare_menu_offers_only_what_the_rules_allow(store):
+    loop, _ = make_loop(store)
+    loop.handle("push")
+    values = [item.value for item in loop.menu.items]
+    assert {v.get("use") for v in values} == {"star", "headliner", "none"}
+    assert not any(v.get("release") for v in values)        # nothing deferred yet to release
+    assert all(v.get("use") == "headliner" for v in values if v.get("defer"))
+    labels = loop.menu.labels()
+    assert "Headliner love interest, defer 2, roll 1" in labels
+
+
+def test_a_wrong_number_of_fate_dice_is_asked_again_never_guessed(store):
+    loop, screen = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    events = len(loop.table.session.events)
+    loop.on_read(roll_of([SNOW] * 3 + ["FACE-4"] * 5))     # 8 dice in the tray, fate rolls 10
+    assert len(loop.table.session.events) == events and loop.state.fate_due
+    assert screen.screens[-1].kind == "error" and screen.screens[-1].title == "I see 8 dice"
+    assert "fate rolls 10" in screen.screens[-1].lines[0]
+    loop.on_read(roll_of([SNOW] * 3 + ["FACE-4"] * 7))     # put right: read again
+    assert loop.state.fate_roll.count(SNOW) == 3 and loop.state.snowflakes_frozen == 3
+    assert loop.state.phase == "fate_choice"
+
+
+def test_push_after_a_wrong_count_enters_the_fate_dice_with_the_knob(store):
+    loop, _ = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    loop.on_read(roll_of([SNOW, "FACE-5"]))
+    loop.handle("push")
+    assert loop.pending is not None and loop.pending.by_hand and len(loop.pending.faces) == 10
+    truth = [SNOW, "FACE-5"] + [SNOW] + ["FACE-6"] * 7
+    for face in truth:
+        choose(loop, lambda v, face=face: v == face)
+    assert list(loop.state.fate_roll) == truth and loop.state.snowflakes_frozen == 2
+    notes = [e.body for e in loop.table.entries if e.kind == "note"]
+    assert notes[-1]["type"] == "typed-roll" and notes[-1]["faces"] == truth
+
+
+def test_the_bar_graph_shows_frozen_snowflakes_and_a_melt_thaws_one(store, mock_factory):
+    loop, _ = make_loop(store)
+    devices = TableDevices(pins_for(), on_command=loop.post, pin_factory=mock_factory)
+    try:
+        loop.presenters.append(DevicePresenter(devices))
+        solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+        loop.on_read(roll_of([SNOW] * 4 + ["FACE-4"] * 6))
+        assert loop.state.snowflakes_frozen == 4 and devices.bar.lit_count == 4
+        choose(loop, is_event("fate_choice", take="defer"))
+        choose(loop, is_event("declare", use="headliner", release=True))   # 1 deferred + 3 dice
+        loop.on_read(roll_of(["FACE-5"] * 3 + ["FACE-2"]))
+        loop.handle("push")
+        labels = loop.menu.labels()
+        assert "Melt a snowflake with 3 FACE-5" in labels
+        choose(loop, is_event("melt", faces=["FACE-5"] * 3))
+        assert loop.state.snowflakes_frozen == 3 and devices.bar.lit_count == 3
+        assert list(loop.state.turn.pool) == ["FACE-2"]
+    finally:
+        devices.close()
+
+
+def test_fates_turn_copy_goes_to_the_star_love_interest(store):
+    loop, screen = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    loop.on_read(roll_of([SNOW] + ["FACE-6"] * 9))
+    assert screen.screens[-1].title == "Fate rolled" and len(screen.screens[-1].dice) == 10
+    choose(loop, is_event("fate_choice", take="copy", face="FACE-6"))
+    assert loop.state.sides[0].copied == ("FACE-6",) and loop.state.phase == "declare"
+
+
+def test_virtual_fate_rolls_from_a_logged_seed_and_replays_exactly(store, tmp_path):
+    loop, screen = make_loop(store, virtual_fate=True, new_seed=lambda: 4242)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    assert "push the knob: the box rolls them" in screen.screens[-1].lines
+    loop.on_read(roll_of(["FACE-4"] * 10))       # dice in the tray are not fate's: ignored
+    assert loop.state.fate_due
+    loop.handle("push")
+    event = loop.table.session.events[-1]
+    assert event == {"type": "fate_roll", "seed": 4242}
+    expected = roll_faces(4242, 10, loop.state.faces)
+    assert loop.state.fate_roll == expected
+    assert loop.state.snowflakes_frozen == expected.count(SNOW)
+    assert [d.face for d in screen.screens[-1].dice] == list(expected)
+    reopened = store.open(loop.table.id, lambda name: GAME)
+    assert reopened.state == loop.state
+
+
+def test_solo_loss_shows_the_loss_screen_and_the_story(store):
+    loop, screen = make_loop(store, {"fate_dice": 1})
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    assert screen.screens[-1].title == "Fate rolls 1 die"
+    loop.on_read(roll_of([SNOW]))
+    assert loop.state.phase == "over"
+    assert screen.screens[-1].kind == "error" and screen.screens[-1].title == "The romance froze over"
+    assert loop.table.store.list()[0].closed is not None
+    loop.handle("next")
+    assert screen.screens[-1].title == "Christmas is ruined"
+    loop.handle("push")
+    assert screen.screens[-1].title.startswith("Our movie (1/")
+
+
+def test_a_low_confidence_die_is_checked_and_a_confident_one_corrected_from_the_menu(store):
+    loop, screen = make_loop(store)
+    choose(loop, is_event("declare", use="none"))
+    loop.on_read(roll_of(["FACE-2", "FACE-4", "FACE-3"], unsure={1}))
+    assert loop.state.phase == "roll" and screen.screens[-1].title == "Check die 2"
+    choose(loop, lambda v: v == "FACE-5")
+    assert loop.state.turn.rolled == ("FACE-2", "FACE-5", "FACE-3")
+    loop.handle("push")
+    choose(loop, lambda v: v == "correct")
+    choose(loop, lambda v: v == 2)                      # die 3
+    choose(loop, lambda v: v == "FACE-6")
+    assert loop.state.turn.rolled == ("FACE-2", "FACE-5", "FACE-6")
+    notes = [e.body for e in loop.table.entries if e.kind == "note"]
+    assert [(n["read"], n["face"]) for n in notes] == [("FACE-4", "FACE-5"), ("FACE-3", "FACE-6")]
+
+
+def test_a_hand_passing_over_the_same_dice_is_not_a_new_roll(store):
+    loop, _ = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"], place=False)
+    loop.on_read(roll_of([SNOW] + ["FACE-6"] * 9))
+    choose(loop, is_event("fate_choice", take="none"))
+    choose(loop, is_event("declare", use="none"))
+    loop.on_read(roll_of(["FACE-6"] * 9 + [SNOW]))      # fate's dice still lie there
+    assert loop.state.phase == "roll" and loop.same_read is not None
+    loop.on_read(roll_of(["FACE-4", "FACE-5", "FACE-6"]))
+    assert loop.state.phase == "play"
+
+
+def test_solo_romance_card_needs_the_stage_first_and_its_reward_is_asked(store):
+    loop, screen = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"], place=False)
+    loop.on_read(roll_of(["FACE-6"] * 10))
+    choose(loop, is_event("fate_choice", take="defer"))
+    choose(loop, is_event("declare", use="headliner", release=True))
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4", "FACE-5"]))
+    loop.handle("push")
+    values = [item.value for item in loop.menu.items]
+    # four dice would complete the romance card, but the stage card is not complete: not offered
+    assert not any(isinstance(v, tuple) for v in values)
+    assert not any(isinstance(v, dict) and v.get("card") == "romance" and len(v["faces"]) == 4 for v in values)
+    loop.handle("undo")
+    choose(loop, is_event("place", card="stage", faces=["FACE-2", "FACE-3", "FACE-4", "FACE-5"]))
+    assert loop.state.sides[0].stage_card.complete
+
+
+def test_a_card_with_a_layout_gets_the_best_legal_placement_with_cells(store):
+    stage1 = (LAYOUTS / "stage1-meet-cute.layout").read_text()
+    loop, _ = make_loop(store, {"stage_cards": [{"layout": stage1}, {}, {}, {}, {}]})
+    choose(loop, is_event("declare", use="none"))
+    loop.on_read(roll_of([SNOW, "FACE-4", "FACE-4"]))
+    loop.handle("push")
+    stage = [v for v in (i.value for i in loop.menu.items) if isinstance(v, dict) and v.get("card") == "stage"]
+    # the SNOWFLAKE on its location, the FACE-4 double on the two touching unmarked ones
+    assert len(stage) == 1 and stage[0]["cells"] == [[1, 1], [1, 2], [1, 3]]
+    assert stage[0]["faces"] == [SNOW, "FACE-4", "FACE-4"]
+    choose(loop, lambda v: v == stage[0])
+    assert len(loop.state.sides[0].stage_card.placed) == 3 and not loop.state.turn.pool
+
+
+def test_coop_fate_takes_snowflakes_away_after_the_round_without_a_choice(store):
+    table = store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]})
+    screen = RecordingPresenter()
+    loop = FateLoop(table, presenters=[screen])
+    loop.start()
+    for player, faces in (("Ann", ["FACE-2", "FACE-3", "FACE-4"]), ("Ben", ["FACE-5", "FACE-5", "FACE-6"])):
+        assert loop.state.current_player == player
+        loop.on_read(roll_of(faces))   # co-op: rolling without deferring declares
+        assert loop.state.phase == "play"
+        loop.handle("push")
+        assert not any("Melt" in label for label in loop.menu.labels())
+        loop.handle("undo")
+        loop.handle("score")
+    assert loop.state.fate_due and screen.screens[-1].title == "Fate rolls 10 dice"
+    loop.on_read(roll_of([SNOW, SNOW] + ["FACE-5"] * 8))
+    assert loop.state.phase == "declare" and loop.state.fate_dice == 8
+    assert screen.screens[-1].title == "Fate rolled" and "2 of 10 taken away" in screen.screens[-1].lines[0]
+    assert screen.statuses[-1].bar == 2
+
+
+def test_the_loop_refuses_modes_without_fate(store):
+    table = store.create(GAME, {"mode": "multiplayer", "players": ["Ann", "Ben"]})
+    with pytest.raises(RuleError, match="solo and coop"):
+        FateLoop(table)
+
+
+def test_story_pages_and_run_options():
+    pages = story_pages("One. Two! Three? Four.", per_page=2)
+    assert pages == [("One.", "Two!"), ("Three?", "Four.")]
+
+    class Args:
+        mode = "coop"
+
+    assert table_options(Args(), {"players": []}, []) == {"mode": "coop"}
+    assert table_options(Args(), {}, ["A", "B"]) == {"mode": "coop", "players": ["A", "B"]}
