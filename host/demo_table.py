@@ -73,7 +73,8 @@ class DemoTable:
             presenters.append(TerminalPresenter(screens=False, prefix="    "))
         self.vision_note = ""
         if camera is None:
-            camera, self.vision_note = make_camera(self.clock, rng, overlay_dir=Path(out) / "reads")
+            camera, self.vision_note = make_camera(self.clock, rng, overlay_dir=Path(out) / "reads",
+                                                   data=Path(out) / "data")
         camera.clock = self.clock  # one table clock for the camera, the loop and the e-ink
         self.camera = camera
         self.loop = TableLoop(table, presenters=presenters, watcher=self.camera.watch,
@@ -317,14 +318,17 @@ def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
     return plan(faces, roll_number)
 
 
-def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None):
+def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None,
+                data: Path | None = None):
     """The synthetic camera with the real reader, or (if vision cannot read these dice here)
     the scripted stand-in, with a note saying so."""
     from host.loop import FrameWatcher
     from host.paths import data_dir
     try:
         from vision.dicesets import load_reader
-        reader = load_reader("jingle-bell-roll", data_dir())
+        # The demo's dice are the renderer's stand-ins: read them with the built-in set, kept
+        # beside the demo's output (not the user's data directory, where taught real dice live).
+        reader = load_reader("jingle-bell-roll", data if data is not None else data_dir())
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
                                        "the rolls were handed to the loop as read, not filmed")
