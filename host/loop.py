@@ -527,6 +527,7 @@ class TableLoop:
             raise RuleError(f"{self.state.current_player} must roll the dice before scoring")
         self.wizard = ScoreWizard(self.state)
         self.wizard_menu = None
+        self.reroll_with = None  # scoring instead of the re-roll that was announced
         self._show(menu_screen(self.wizard.menu()))
         self._status(ATTENTION)
 

@@ -390,3 +390,19 @@ def test_a_refused_read_can_be_entered_with_the_knob(table):
     for face in truth:
         choose_face(loop, face)
     assert table.state.roll_number == 2 and sorted(table.state.faces) == sorted(truth)
+
+
+def test_an_announced_re_roll_is_dropped_when_the_player_scores_instead(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, _ = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        assert loop.reroll_with == "Frosty"
+        loop.handle("score")
+        while loop.wizard is not None:
+            loop.handle("push")
+        assert table.state.current_player == "Ben"
+        loop.on_read(roll_of(FIRST))  # Ben's first roll is a roll, not Ann's re-roll
+        assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 1
