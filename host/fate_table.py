@@ -660,6 +660,10 @@ class FateLoop(TableLoop):
         self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
                          "event": last["type"]})
         self.last_read = Counter(faces)
+        if self.state.phase == "over":
+            self.table.close()
+        else:
+            self.table.store.mark_closed(self.table.id, closed=False)  # a loss taken back is open again
         self.show_home()
 
 
