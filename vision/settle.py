@@ -66,9 +66,9 @@ class SettleGate:
     :param work_width: width of the small colour copy.
     :param report_first: report the first still scene (dice already on the table when the
         camera starts); if False, it only becomes the reference.
-    :param stale_after: seconds after which a big, perfectly still change at the frame's edge
-        that is not skin-coloured (a person's shadow, a moved lamp) counts as part of the
-        scene instead of an arm. Skin-coloured regions never do.
+    :param stale_after: seconds after which a perfectly still change at the frame's edge that
+        is not a big skin-coloured region (a person's shadow, a moved lamp, orange dice by the
+        edge) counts as part of the scene instead of an arm. Big skin-coloured regions never do.
     """
 
     def __init__(self, *, window: float = 0.3, motion: float | None = None, pixel_threshold: int = 18,
@@ -153,9 +153,11 @@ class SettleGate:
     def _hand_in(self, image: np.ndarray, small: np.ndarray) -> str | None:
         """Is an arm or hand in the picture? Compared with a hand-free picture (the empty tray,
         else the last reported scene), a big changed region is ``"skin"`` when a good part of
-        it is skin-coloured, else ``"edge"`` when it touches the frame's edge (an arm in a
-        sleeve, or a shadow); None if there is none. Without a hand-free picture (the first
-        scene of a stream with no calibration) there is nothing to compare with: None."""
+        it is skin-coloured; ``"edge"`` is a big region touching the frame's edge (an arm in a
+        sleeve, or a shadow) or a smaller skin-coloured one there (fingertips reaching in, or
+        orange dice by the edge: these wait ``stale_after`` seconds); None if there is none.
+        Without a hand-free picture (the first scene of a stream with no calibration) there
+        is nothing to compare with: None."""
         base = self._background if self._background is not None else self._reference
         if base is None:
             return None
@@ -165,12 +167,17 @@ class SettleGate:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         verdict = None
+        fingers = 0.4 * big  # fingertips reaching in: smaller, but still bigger than a few dice
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
-            if area < big:
-                continue
             at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            if area < big and not (at_edge and area >= fingers):
+                continue
             skin = self._skin_fraction(small[y:y + bh, x:x + bw], labels[y:y + bh, x:x + bw] == i)
+            if area < big:  # smaller, at the edge: fingers reaching in (or skin-coloured dice)
+                if skin > 0.5:
+                    verdict = "edge"
+                continue
             if skin > (0.25 if at_edge else 0.5):
                 return "skin"
             if at_edge:

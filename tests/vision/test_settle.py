@@ -146,3 +146,35 @@ def test_a_hand_as_bright_as_the_table_is_still_a_hand():
         if gate.update(image, i / 30) is not None:
             reports.append(i)
     assert reports == [9]  # the dice once; nothing while the hand rests there, nor after it left
+
+
+def test_fingers_just_reaching_in_from_the_edge_are_not_a_roll():
+    table = synth.Table((480, 360), 14, background="tray")
+    rng = np.random.default_rng(14)
+    places = table.random_positions(2, rng, touching=0.0, region=table.rolling_region())
+    poses = [synth.DiePose(face="6", x=x, y=y, yaw=yaw) for x, y, yaw in places]
+    hand = synth.Hand(entry=(240, 460), tip=(240, 320), width=60, skin=synth.SKIN_TONES[0])
+    gate = SettleGate()
+    reports = []
+    for i in range(70):
+        hands = [hand] if 20 <= i < 60 else []  # only the fingertips are in the picture
+        image, _ = table.draw(poses, "d6-pips", np.random.default_rng([14, i]), hands=hands)
+        if gate.update(image, i / 30) is not None:
+            reports.append(i)
+    assert reports == [9]
+
+
+def test_skin_coloured_dice_at_the_edge_are_read():
+    table = synth.Table((480, 360), 15, background="tray", die_px=30)
+    tan = synth.DieStyle(body=(110, 150, 205), ink=(20, 20, 20))
+    x0, y0, x1, y1 = table.visible_region(margin_px=18)
+    poses = [synth.DiePose(face=f, x=x0 + 17 * k, y=y0, style=tan) for k, f in enumerate("123")]
+    gate = SettleGate(stale_after=1.0)
+    reads = []
+    for i in range(70):
+        shown = poses if i >= 20 else poses[:1]  # two more orange dice join at the edge
+        image, _ = table.draw(shown, "d6-pips", np.random.default_rng([15, i]))
+        if gate.update(image, i / 30) is not None:
+            reads.append(i)
+    # They look like fingertips reaching in, so they wait stale_after seconds; then they are read.
+    assert len(reads) == 2 and reads[0] == 9 and 20 + 30 <= reads[1] <= 20 + 40
