@@ -11,8 +11,9 @@ declare    "push the knob": a menu of the legal ways to start the turn (solo: wh
            interest; how many dice to defer; release the deferred dice)
 roll       "Roll 3 dice": the camera reads them when they settle
 play       the dice to place; the knob's menu lists the legal moves: place on the stage or
-           Christmas romance card, add the copied dice, melt a snowflake (3 dice of one
-           face), copy a die (co-op partner), end the turn (or press Score)
+           Christmas romance card, trade on a movie element (when its layout gives the
+           trade), add the copied dice, melt a snowflake (3 dice of one face), copy a die
+           (co-op partner), end the turn (or press Score)
 penalty    solo, after completing a Christmas romance card: "Roll N dice" for it
 fate       "Fate rolls 7 dice": the camera counts the snowflakes; with ``virtual_fate`` the
            box rolls them itself from a fresh seed (the seed is the logged event, so a replay
@@ -280,6 +281,12 @@ class FateLoop(TableLoop):
                     items.append(MenuItem(text, event))
                 elif target.startswith("romance") and card.reward is None and self._legal({**event, "reward": 0}):
                     items.append(MenuItem(text + " (completes it)", ("reward", event)))
+        for slot, card in enumerate(state.elements, start=1):
+            for event in self._trades(slot, card, pool):
+                if self._legal(event):
+                    got = " ".join(event.get("get", []) + ["deferred"] * event.get("get_deferred", 0))
+                    paid = " ".join(event.get("give", []) + ["deferred"] * event.get("give_deferred", 0))
+                    items.append(MenuItem(f"{card.title}: {paid} -> {got}", event))
         add = {"type": "add_copied"}
         if self._legal(add):
             items.append(MenuItem(f"Add the copied dice ({' '.join(side.copied)})", add))
@@ -316,6 +323,33 @@ class FateLoop(TableLoop):
         room = card.needs - len(card.placed)
         if min(room, len(pool)) > 1:
             events.append({"type": "place", "card": target, "faces": pool[:room]})
+        return events
+
+    def _trades(self, slot: int, card, pool: list[str]) -> list[dict]:
+        """Element events for a face-up movie element whose layout gives its trade (``exchange:``):
+        each way the dice in hand can pay, and for each ``?`` received one face of the player's choice.
+        Without a layout the trade is not known, so it is not offered."""
+        from rules.placement import UNMARKED, ways_to_pay
+        exchange = card.exchange if card is not None and not card.complete else None
+        if exchange is None:
+            return []
+        pays = ways_to_pay(exchange, pool) if exchange.give else [()]
+        named = [face for face in exchange.get if face != UNMARKED]
+        unmarked = len(exchange.get) - len(named)
+        gets = [named + [face] * unmarked for face in self.state.faces] if unmarked else [named]
+        events = []
+        for pay in pays:
+            for get in gets:
+                event: dict[str, Any] = {"type": "element", "slot": slot}
+                if pay:
+                    event["give"] = list(pay)
+                if exchange.give_deferred:
+                    event["give_deferred"] = exchange.give_deferred
+                if get:
+                    event["get"] = list(get)
+                if exchange.get_deferred:
+                    event["get_deferred"] = exchange.get_deferred
+                events.append(event)
         return events
 
     def fate_choice_menu(self) -> Menu:

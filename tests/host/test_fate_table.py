@@ -240,6 +240,21 @@ def test_a_card_with_a_layout_gets_the_best_legal_placement_with_cells(store):
     assert len(loop.state.sides[0].stage_card.placed) == 3 and not loop.state.turn.pool
 
 
+def test_a_movie_element_with_a_trade_in_its_layout_is_on_the_menu(store):
+    bakery = (LAYOUTS / "element-small-town-bakery.layout").read_text()
+    loop, _ = make_loop(store, {"element_cards": [{"layout": bakery}, "a blizzard", "a lost puppy"]})
+    choose(loop, is_event("declare", use="headliner"))
+    loop.on_read(roll_of(["FACE-3", "FACE-3", "FACE-5"]))
+    loop.handle("push")
+    trades = [v for v in (i.value for i in loop.menu.items) if isinstance(v, dict) and v["type"] == "element"]
+    assert trades == [{"type": "element", "slot": 1, "give": ["FACE-3", "FACE-3"], "get_deferred": 1}]
+    assert "the small-town bakery is about to close: FACE-3 FACE-3 -> deferred" in loop.menu.labels()
+    choose(loop, lambda v: v == trades[0])
+    assert loop.state.sides[0].deferred == 1 and list(loop.state.turn.pool) == ["FACE-5"]
+    loop.handle("push")
+    assert not any(isinstance(v, dict) and v["type"] == "element" for v in (i.value for i in loop.menu.items))
+
+
 def test_coop_fate_takes_snowflakes_away_after_the_round_without_a_choice(store):
     table = store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]})
     screen = RecordingPresenter()
