@@ -792,7 +792,8 @@ def render_scene(faces, dice_set: str = "d6-pips", seed: int = 0, size: tuple[in
     random, never overlapping; about ``touching`` of them against a neighbour). ``die_px``:
     die size in pixels (default random 20-56 at 640x480; with the mat it follows the mat's
     scale). ``area``: with the mat, put the random positions in its ``"rolling"`` or ``"keep"``
-    area. ``hands``: number of arms reaching in. ``tilt``: the largest die tilt in degrees.
+    area. ``hands``: number of arms reaching in (dice under a hand stay in the truth).
+    ``tilt``: the largest die tilt in degrees.
     ``same_style``: all dice alike (default: random, like a real set or a mixed bag);
     ``style``: this look for every die. ``lighting``: fixed light, blur and noise (else random).
     ``camera_tilt``: the camera's largest tilt from straight down, degrees (perspective;
