@@ -14,8 +14,9 @@ Normalising a crop (``face_pattern``):
 * a disc mask (corners hold table, shadow and the die's sides), zero mean, unit norm.
 
 Teaching (``teach``) stores each example at ``ANGLES`` rotations and a few scales, so
-reading is rotation-invariant. Reading (``FaceModel.classify``) takes, per face, the best
-cosine similarity over that face's templates. Its confidence combines the margin between
+reading is rotation-invariant. Reading (``FaceModel.classify``) tries the crop at small
+``SHIFTS`` (a die finder's box is never exactly centred on the top face) and takes, per
+face, the best cosine similarity over that face's templates. Its confidence combines the margin between
 the best and second face with how well the best face fits at all, both scaled by what the
 teaching examples themselves score against each other (leave-one-out), so an unknown
 symbol, a tilted die or a blur reads low.
@@ -25,7 +26,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
@@ -179,10 +179,6 @@ def turned_patterns(crop: np.ndarray, angles: int = ANGLES,
 
 # --------------------------------------------------------------------------- features
 
-EMBED_MODEL = Path(__file__).resolve().parent / "models" / "taught_embed.onnx"
-EMBED_CROP = 32  # must match vision/training/taught_symbols.py
-
-
 class PatternFeatures:
     """Hand-built: band-passed pixel patterns; examples turned through ANGLES x SCALES,
     queries tried at small SHIFTS."""
@@ -194,42 +190,6 @@ class PatternFeatures:
 
     def query(self, crop: np.ndarray) -> np.ndarray:
         return shifted_patterns(crop)
-
-
-class EmbedFeatures:
-    """Learned: a small network trained on dice with random symbols only
-    (vision/training/train_taught_embedding.py) maps a crop to a 64-d unit vector. Each crop
-    is embedded at four quarter turns and the results averaged, so turning does not matter;
-    examples are also stored turned by 45 degrees."""
-
-    name = "embed"
-
-    def __init__(self, path: Path | None = None):
-        path = Path(path or EMBED_MODEL)
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: the taught-dice embedding is missing "
-                                    f"(python -m vision.training.train_taught_embedding)")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
-
-    def _embed(self, crops: list[np.ndarray]) -> np.ndarray:
-        small = [cv2.resize(_bgr(c), (EMBED_CROP, EMBED_CROP),
-                            interpolation=cv2.INTER_AREA if c.shape[0] > EMBED_CROP else cv2.INTER_LINEAR)
-                 for c in crops]
-        turned = [np.ascontiguousarray(np.rot90(c, k)) for c in small for k in range(4)]
-        self.net.setInput(cv2.dnn.blobFromImages(turned, 1 / 255.0))
-        z = self.net.forward().reshape(len(small), 4, -1).mean(axis=1)
-        return (z / np.linalg.norm(z, axis=1, keepdims=True).clip(1e-6)).astype(np.float32)
-
-    def example(self, crop: np.ndarray) -> np.ndarray:
-        _check(crop)
-        side = crop.shape[0]
-        m = cv2.getRotationMatrix2D(((crop.shape[1] - 1) / 2, (side - 1) / 2), 45.0, 1.0)
-        turned = cv2.warpAffine(crop, m, (crop.shape[1], side), borderMode=cv2.BORDER_REFLECT)
-        return self._embed([crop, turned])
-
-    def query(self, crop: np.ndarray) -> np.ndarray:
-        _check(crop)
-        return self._embed([crop])
 
 
 def _bgr(crop: np.ndarray) -> np.ndarray:
@@ -244,25 +204,14 @@ def _bgr(crop: np.ndarray) -> np.ndarray:
 _FEATURES: dict[str, object] = {}
 
 
-def embed_id() -> str:
-    """A fingerprint of the installed embedding (taught models made with another are stale)."""
-    import hashlib
-    if not EMBED_MODEL.is_file():
-        return "missing"
-    return hashlib.sha1(EMBED_MODEL.read_bytes()).hexdigest()[:12]
-
-
 def features(kind: str | None = None):
-    """The feature extractor by name; default: the learned embedding when it is installed."""
-    if kind is None:
-        kind = "embed" if EMBED_MODEL.is_file() else "pattern"
+    """The feature extractor by name (one kind so far; the name is stored with each model so
+    a later kind cannot be mixed up with it)."""
+    kind = kind or "pattern"
     if kind not in _FEATURES:
-        if kind == "embed":
-            _FEATURES[kind] = EmbedFeatures()
-        elif kind == "pattern":
-            _FEATURES[kind] = PatternFeatures()
-        else:
-            raise ValueError(f"unknown feature kind {kind!r}; expected 'embed' or 'pattern'")
+        if kind != "pattern":
+            raise ValueError(f"unknown feature kind {kind!r}; expected 'pattern'")
+        _FEATURES[kind] = PatternFeatures()
     return _FEATURES[kind]
 
 
@@ -312,7 +261,7 @@ class FaceModel:
         meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
                 "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
                 "fit_scale": self.fit_scale, "self_check": list(self.self_check),
-                "kind": self.kind, "embed_id": embed_id() if self.kind == "embed" else ""}
+                "kind": self.kind}
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
@@ -323,7 +272,7 @@ class FaceModel:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             if meta.get("version") != MODEL_VERSION or meta.get("side") != SIDE or \
-                    (meta.get("kind") == "embed" and meta.get("embed_id") != embed_id()):
+                    meta.get("kind", "pattern") != "pattern":
                 raise ValueError(f"{path}: model version {meta.get('version')} "
                                  f"(side {meta.get('side')}); expected {MODEL_VERSION} "
                                  f"(side {SIDE}): teach the set again")

@@ -208,8 +208,6 @@ def main(argv=None) -> int:
     parser.add_argument("--shots", type=int, default=8)
     parser.add_argument("--seeds", type=int, default=2, help="teaching splits / die styles")
     parser.add_argument("--scenes", type=int, default=20, help="synthetic scenes per die style")
-    parser.add_argument("--features", choices=("embed", "pattern"),
-                        help="default: the learned embedding when installed")
     parser.add_argument("--no-finder", action="store_true", help="ground-truth boxes only")
     parser.add_argument("--real-only", action="store_true")
     parser.add_argument("--synth-only", action="store_true")
@@ -217,11 +215,11 @@ def main(argv=None) -> int:
     print(f"== few-shot taught dice ({args.shots} examples per face)")
     if not args.synth_only:
         if args.data.is_dir():
-            real_figures(args.data, args.shots, args.seeds, args.features, not args.no_finder)
+            real_figures(args.data, args.shots, args.seeds, None, not args.no_finder)
         else:
             print(f"real: skipped, no photos at {args.data}")
     if not args.real_only:
-        synthetic_figures(args.shots, args.seeds, args.scenes, args.features, not args.no_finder)
+        synthetic_figures(args.shots, args.seeds, args.scenes, None, not args.no_finder)
     return 0
 
 
