@@ -100,7 +100,14 @@ def run(args) -> int:
     game = get_game(args.game)
     store = SessionStore(out / "demo-sessions.db")
     table = store.create(game, {"players": PLAYERS})
+    print(f"dicewatch demo: {game.title}, {', '.join(PLAYERS)}, {table.state.rules.rounds} rounds, on the "
+          f"synthetic camera; e-ink screens ({size[0]}x{size[1]}) go to {out}/", flush=True)
     demo = DemoTable(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet)
+    if demo.vision_note:
+        print(demo.vision_note, flush=True)
+    if not args.quiet:
+        print("    (lines starting with LED: the status light, the roll bar and the buzzer, as they change)",
+              flush=True)
     try:
         demo.play()
     finally:
