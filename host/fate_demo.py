@@ -61,6 +61,7 @@ class FateStats:
     fate_rolls: list[tuple[int, int, int]] = field(default_factory=list)   # (dice, true snowflakes, frozen after)
     melts: int = 0
     placed: int = 0
+    first_reads: list[tuple[int, int, int, int]] = field(default_factory=list)  # fate: (dice, found, snowflakes, counted)
 
 
 class FateCamera(SyntheticTable):
@@ -117,6 +118,7 @@ class FateDemo:
         self.stats = FateStats()
         self.turns = 0
         self.stopped = ""
+        self.first_read: list[str] = []
 
     # -- the knob and buttons ----------------------------------------------------------------
     @property
@@ -169,6 +171,7 @@ class FateDemo:
         self.clock.advance(2.0)
         self.loop.step()
         self.stats.throws += 1
+        self.first_read = list(self.camera.last_read_faces())   # what the camera alone made of it
         self.settle_read(truth)
         if len(self.table.session.events) == events_before and self.loop.same_read is not None:
             self.press("next")   # the same faces as the last read: it was a throw all the same
@@ -332,6 +335,9 @@ class FateDemo:
         true_snow = truth.count(state.snowflake)
         read_snow = state.fate_roll.count(state.snowflake)
         self.stats.fate_rolls.append((dice, true_snow, state.snowflakes_frozen))
+        if not self.loop.virtual_fate:
+            first = self.first_read
+            self.stats.first_reads.append((dice, len(first), true_snow, first.count(state.snowflake)))
         self.say(f"fate rolls {dice} dice ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
                  f"{'snowflake' if read_snow == 1 else 'snowflakes'}; {state.snowflakes_frozen}/"
                  f"{state.fate_dice_total} {'frozen' if state.mode == 'solo' else 'taken from fate'} "
@@ -366,6 +372,11 @@ class FateDemo:
         snow = sum(t for _, t, _ in s.fate_rolls)
         lines.append(f"{len(s.fate_rolls)} fate rolls ({sum(d for d, _, _ in s.fate_rolls)} dice, {snow} snowflakes "
                      f"thrown), {s.melts} melts, {s.placed} dice placed in {self.turns} turns")
+        if s.first_reads:
+            found = sum(1 for d, f, _, _ in s.first_reads if f == d)
+            right = sum(1 for d, f, t, c in s.first_reads if f == d and t == c)
+            lines.append(f"the camera alone: all of fate's dice found in {found} of {len(s.first_reads)} fate rolls, "
+                         f"and the snowflakes counted right as well in {right}")
         typed = sum(1 for m in s.misreads if not m.die)
         lines.append(f"{s.throws} throws filmed, {s.dice_read} dice taken, {s.flagged} dice flagged for a check, "
                      f"{len(s.misreads) - typed} dice misread, {typed} throws entered with the knob "

@@ -189,7 +189,8 @@ class FateLoop(TableLoop):
         elif phase == "play":
             lines = progress_lines(state)
             if state.penalty_roll and self._last_event_type() == "penalty_roll":
-                lines = (f"the romance card's roll took {' '.join(sorted(set(state.penalty_roll)))} off the stage card",) + lines
+                lines = (f"romance card's roll: {' '.join(state.penalty_roll)} (one of each taken off the stage card)",) \
+                    + lines
             self._show(Screen("roll", title=f"{player} · stage {min(state.sides[0].stage, 5)}",
                               dice=die_views(state.turn.pool, state.snowflake), lines=lines, dice_set=DICE_SET,
                               total=f"{state.snowflakes_frozen}/{state.fate_dice_total}"))
