@@ -118,3 +118,15 @@ def test_missing_example_crop_is_named(sky, dicewatch_home, capsys):
     (dicewatch_home / "dice" / "sky" / "examples" / "0-00.png").unlink()
     assert dice("show", "sky") == 1
     assert "0-00.png: example crop missing or unreadable" in capsys.readouterr().err
+
+
+def test_damaged_set_is_listed(sky, dicewatch_home, capsys):
+    (dicewatch_home / "dice" / "sky" / "faces.json").write_text("[]")
+    assert dice("list") == 0
+    assert any(l.startswith("sky") and "damaged" in l for l in capsys.readouterr().out.splitlines())
+
+
+def test_read_with_an_invalid_set_name_is_usage(tmp_path, capsys):
+    cv2.imwrite(str(tmp_path / "x.png"), np.zeros((20, 20, 3), np.uint8))
+    assert cli.main(["read", "--dice", "bad name", str(tmp_path / "x.png")]) == 2
+    assert "no die set named 'bad name'" in capsys.readouterr().err

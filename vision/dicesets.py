@@ -97,8 +97,10 @@ def _read_faces_json(folder: Path) -> DiceSet:
 
 
 def exists(name: str, data_dir) -> bool:
-    """True for d6-pips, the built-in sets and every stored set."""
-    return name == PIPS or name in FACE_SETS or (_folder(name, data_dir) / "faces.json").is_file()
+    """True for d6-pips, the built-in sets and every stored set (False for invalid names)."""
+    if name == PIPS or name in FACE_SETS:
+        return True
+    return bool(SET_NAME.match(name or "")) and (_folder(name, data_dir) / "faces.json").is_file()
 
 
 def list_sets(data_dir) -> list[DiceSet]:
@@ -113,8 +115,8 @@ def list_sets(data_dir) -> list[DiceSet]:
             if folder.is_dir() and (folder / "faces.json").is_file() and SET_NAME.match(folder.name):
                 try:
                     found[folder.name] = _read_faces_json(folder)
-                except DiceSetError:
-                    continue  # `dice show NAME` reports what is wrong with it
+                except DiceSetError:  # listed, so the user sees it; `dice show` says what is wrong
+                    found[folder.name] = DiceSet(folder.name, (), {}, "damaged", folder)
     return [found[k] for k in sorted(found, key=lambda n: (n != PIPS, n not in FACE_SETS, n))]
 
 

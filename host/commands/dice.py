@@ -77,7 +77,7 @@ def _check_name(name: str) -> None:
 def list_sets(data) -> int:
     from vision import dicesets
     origin_text = {"pips": "built in, no teaching", "built-in": "built in (drawn stand-in icons)",
-                   "taught": "taught"}
+                   "taught": "taught", "damaged": "damaged (see 'dicewatch dice show NAME')"}
     for dice_set in dicesets.list_sets(data):
         origin = origin_text.get(dice_set.origin, dice_set.origin)
         if dice_set.origin == "built-in" and dice_set.folder is not None:

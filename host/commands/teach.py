@@ -263,7 +263,10 @@ class CameraSession:
 
     def learn_background(self) -> None:
         import numpy as np
-        frames = [self.camera.read().image for _ in range(1 if self.synthetic else 5)]
+        from vision.sources import SourceError
+        frames = [frame.image for _, frame in zip(range(1 if self.synthetic else 5), self.camera)]
+        if not frames:
+            raise SourceError(f"{self.spec}: no frames to learn the empty tray from")
         self.background = np.median(np.stack(frames), axis=0).astype(frames[0].dtype)
 
     def settled(self):
@@ -322,9 +325,12 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                    f"I take {args.shots} pictures; after each, move or turn the die.",
                    interactive) == "q":
                 return 1
-            crops = []
-            for n_seen, frame in enumerate(session.settled(), 1):
+            crops, n_seen = [], 0
+            for frame in session.settled():
                 boxes = taught.find_by_background(frame, session.background)
+                if not boxes:
+                    continue  # the empty tray lying still
+                n_seen += 1
                 if len(boxes) != 1:
                     print(f"  I see {len(boxes)} dice; leave exactly one die in the tray", flush=True)
                     continue
