@@ -248,7 +248,8 @@ class TableLoop:
         self.reroll_with: str | None = None
         self.same_read: list[str] | None = None
         # a read that could not be used (wrong number of dice, refused by the rules): push to enter it by hand
-        self.unusable_read: tuple[list[str], list[float]] | None = None
+        self.unusable_read: tuple[list[str], list[float], bool] | None = None
+        self._last_confidences: list[float] = []
         self.motion = STILL
         self.light = WAITING
         self.closed = False
@@ -570,7 +571,8 @@ class TableLoop:
         if not faces:
             return  # an empty tray: the dice were picked up or passed on
         if len(faces) != DICE:
-            self.unusable_read = (faces[:DICE], confidences[:DICE])
+            # too many: which are not dice is anybody's guess, ask about all; too few: the unseen and the unsure
+            self.unusable_read = (faces[:DICE], confidences[:DICE], len(faces) > DICE)
             self._error(f"I see {len(faces)} dice", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
                         "Move them into the tray and they are read again, or push the knob to enter the dice.")
             return
@@ -587,16 +589,17 @@ class TableLoop:
             self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with)
             self._ask_next_flag(sound="attention")
             return
-        self._submit_roll(faces, self.reroll_with)
+        self._submit_roll(faces, self.reroll_with, confidences)
 
     def _enter_by_hand(self) -> None:
         """A read that could not be used (too few or too many dice, or refused): ask for each
         die with the knob, what the camera saw filled in (the journal notes the roll as entered by hand)."""
-        faces, confidences = self.unusable_read
+        faces, confidences, ask_all = self.unusable_read
         self.unusable_read = None
         faces = list(faces) + [UNSEEN] * (DICE - len(faces))
         confidences = list(confidences) + [0.0] * (DICE - len(confidences))
-        self.pending = Pending(faces, confidences, list(range(DICE)), reroll_with=self.reroll_with, by_hand=True)
+        ask = [i for i in range(DICE) if ask_all or faces[i] == UNSEEN or confidences[i] < self.confidence]
+        self.pending = Pending(faces, confidences, ask, reroll_with=self.reroll_with, by_hand=True)
         self._ask_next_flag()
 
     def _ask_next_flag(self, sound: str | None = None) -> None:
@@ -686,8 +689,10 @@ class TableLoop:
                          "player": state.current_player})
         self.show_home()
 
-    def _submit_roll(self, faces: list[str], reroll_with: str | None) -> None:
+    def _submit_roll(self, faces: list[str], reroll_with: str | None,
+                     confidences: Sequence[float] | None = None) -> None:
         player = self.state.current_player
+        self._last_confidences = list(confidences) if confidences is not None else [1.0] * len(faces)
         if reroll_with is not None:
             event = {"type": "reroll", "player": player, "with": reroll_with, "faces": faces}
         else:
@@ -699,7 +704,7 @@ class TableLoop:
             self.table.note({"type": "refused", "event": event, "reason": str(exc)})
             self._error("Roll refused", str(exc), "Put the dice back as they were, or push the knob to enter "
                         "the dice if the camera got one wrong.")
-            self.unusable_read = (list(faces), [0.5] * len(faces))
+            self.unusable_read = (list(faces), list(self._last_confidences), True)
             return
         self.reroll_with = None
         self.unusable_read = None

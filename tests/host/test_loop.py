@@ -366,12 +366,12 @@ def choose_face(loop, face):
 
 def test_dice_the_camera_missed_are_entered_with_the_knob(table):
     loop, screen = make_loop(table)
-    loop.on_read(roll_of(FIRST[:5]))  # two dice not seen
+    loop.on_read(roll_of(FIRST[:5], unsure={1}))  # two dice not seen, one seen but unsure
     assert screen.screens[-1].title == "I see 5 dice" and "push the knob" in " ".join(screen.screens[-1].lines)
     loop.handle("push")
-    assert screen.screens[-1].title == "Check die 1" and loop.pending.by_hand
-    for face in FIRST[:5]:
-        choose_face(loop, face)   # what the camera saw, confirmed
+    assert loop.pending.by_hand and loop.pending.flagged == [1, 5, 6]  # the sure ones are not asked
+    assert screen.screens[-1].title == "Check die 2"
+    choose_face(loop, FIRST[1])
     assert screen.screens[-1].title == "Die 6: which face?"
     for face in FIRST[5:]:
         choose_face(loop, face)
@@ -406,3 +406,13 @@ def test_an_announced_re_roll_is_dropped_when_the_player_scores_instead(tmp_path
         assert table.state.current_player == "Ben"
         loop.on_read(roll_of(FIRST))  # Ben's first roll is a roll, not Ann's re-roll
         assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 1
+
+
+def test_too_many_dice_asks_about_every_die(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST + ["GIFT"]))  # something on the tray that is not a die
+    loop.handle("push")
+    assert loop.pending.flagged == list(range(7))
+    for face in FIRST:
+        choose_face(loop, face)
+    assert sorted(table.state.faces) == sorted(FIRST)
