@@ -709,10 +709,10 @@ def table_options(args, options: dict, players: list[str]) -> dict:
     mode = getattr(args, "mode", None) or "solo"
     options = dict(options)
     options["mode"] = mode
-    if players:
-        options["players"] = players
-    else:
-        options.pop("players", None)   # the rules' defaults: "Player" (solo), "Star" and "Headliner" (co-op)
+    if not players:   # the rules' default names ("Player"; "Star" and "Headliner"), kept in the session
+        from rules.christmas_romance import setup
+        players = list(setup({"mode": mode}).players)
+    options["players"] = list(players)
     return options
 
 

@@ -90,3 +90,30 @@ def test_a_coop_demo_rolls_fate_once_a_round(tmp_path):
         assert "fate_choice" not in events and "melt" not in events
     finally:
         store.close()
+
+
+def test_fate_filmed_by_the_synthetic_camera_is_stored_as_thrown(dicewatch_home, tmp_path):
+    """One solo turn and fate's roll through the real settle gate and christmas-romance reader:
+    whatever the reader gets wrong is caught (flagged, asked again, corrected), so the stored
+    fate roll is exactly what was thrown."""
+    from host.fate_demo import make_fate_camera
+    try:
+        from vision.dicesets import load_reader
+        load_reader("christmas-romance", dicewatch_home)
+    except Exception as exc:  # noqa: BLE001
+        import pytest
+        pytest.skip(f"no dice reader for christmas-romance in this tree: {exc}")
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(get_game("christmas-romance"), {"mode": "solo", "players": ["Holly"]})
+        clock = SimClock()
+        rng = random.Random(2)
+        camera, note = make_fate_camera(clock, rng)
+        assert not note, note
+        demo = FateDemo(table, out=tmp_path / "out", size=(250, 122), rng=rng, quiet=True, camera=camera)
+        demo.loop.start()
+        demo.play_turn()
+        fate = [e for e in table.session.events if e["type"] == "fate_roll"]
+        assert len(fate) == 1 and len(fate[0]["faces"]) == 10
+        thrown = demo.stats.fate_rolls[0]
+        assert fate[0]["faces"].count("SNOWFLAKE") == thrown[1] == table.state.snowflakes_frozen
+        assert camera.watcher.dice_reads >= 2     # the player's throw and fate's were read from frames
