@@ -173,8 +173,9 @@ class DemoTable:
             if good_face is None:
                 break
             index = faces.index(bad_face)
+            sure = self.loop.last_confidences[index] if index < len(self.loop.last_confidences) else 1.0
             self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number, index + 1,
-                                               good_face, bad_face, 1.0, "read with confidence, corrected from the menu"))
+                                               good_face, bad_face, sure, "read with confidence, corrected from the menu"))
             self.loop.post(f"face:{index + 1}:{good_face}")
             self.loop.step()
             missing[good_face] -= 1

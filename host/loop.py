@@ -249,7 +249,7 @@ class TableLoop:
         self.same_read: list[str] | None = None
         # a read that could not be used (wrong number of dice, refused by the rules): push to enter it by hand
         self.unusable_read: tuple[list[str], list[float], bool] | None = None
-        self._last_confidences: list[float] = []
+        self.last_confidences: list[float] = []  # of the last roll submitted, die by die (1.0 = confirmed)
         self.motion = STILL
         self.light = WAITING
         self.closed = False
@@ -637,7 +637,7 @@ class TableLoop:
         else:
             for correction in pending.corrections:
                 self.table.note(correction)
-        self._submit_roll(pending.faces, pending.reroll_with)
+        self._submit_roll(pending.faces, pending.reroll_with, pending.confidences)
 
     def _direct_face(self, command: str) -> None:
         """``face:N:NAME`` from a panel: die N is NAME (confirms a flagged die or corrects one)."""
@@ -692,7 +692,7 @@ class TableLoop:
     def _submit_roll(self, faces: list[str], reroll_with: str | None,
                      confidences: Sequence[float] | None = None) -> None:
         player = self.state.current_player
-        self._last_confidences = list(confidences) if confidences is not None else [1.0] * len(faces)
+        self.last_confidences = list(confidences) if confidences is not None else [1.0] * len(faces)
         if reroll_with is not None:
             event = {"type": "reroll", "player": player, "with": reroll_with, "faces": faces}
         else:
@@ -704,7 +704,7 @@ class TableLoop:
             self.table.note({"type": "refused", "event": event, "reason": str(exc)})
             self._error("Roll refused", str(exc), "Put the dice back as they were, or push the knob to enter "
                         "the dice if the camera got one wrong.")
-            self.unusable_read = (list(faces), list(self._last_confidences), True)
+            self.unusable_read = (list(faces), list(self.last_confidences), True)
             return
         self.reroll_with = None
         self.unusable_read = None
