@@ -45,7 +45,7 @@ GAME = "christmas-romance"
 DICE_SET = "christmas-romance"
 MODES = ("solo", "coop")
 DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
-STORY_LINES = 2          # sentences per story page (the small panel holds about six lines)
+STORY_LINES = 1          # sentences per story page (a story sentence fills the small panel)
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
 
 
@@ -65,17 +65,20 @@ def card_progress(card) -> str:
 
 
 def progress_lines(state) -> tuple[str, ...]:
-    """Where each side stands: stage, its cards, the love interests' dice, fate."""
+    """Where each side stands (its stage card, the romance card, the love interests' dice), then fate."""
     lines = []
     for side in state.sides:
-        stage = "all 5 stages done" if side.stage_card is None else \
-            f"stage {side.stage}: {side.stage_card.title} {card_progress(side.stage_card)}"
-        romance = "romance card done" if side.romance else \
-            f"romance {card_progress(state.romances[0])}" if state.romances and state.romances[0] else "no romance card"
+        if side.stage_card is None:
+            stage = "all 5 stages done"
+        else:
+            stage = f"stage {side.stage} {card_progress(side.stage_card)}"
+        active = state.romances[0] if state.romances else None
+        romance = "romance done" if side.romance else f"romance {card_progress(active)}"
         lines.append(f"{stage} · {romance}")
-        lines.append(f"copied {' '.join(side.copied) or '-'} · deferred {side.deferred}")
+        lines.append(f"copied {' '.join(side.copied) or 'none'} · deferred {side.deferred}")
     if state.fate_dice_total:
-        lines.append(f"fate: {state.snowflakes_frozen}/{state.fate_dice_total} snowflakes frozen")
+        lines.append(f"fate: {state.snowflakes_frozen}/{state.fate_dice_total} snowflakes "
+                     f"{'frozen' if state.mode == 'solo' else 'taken'}")
     return tuple(lines)
 
 
@@ -187,11 +190,12 @@ class FateLoop(TableLoop):
                               lines=(f"roll them {what}; the box reads them when they stop",), dice_set=DICE_SET))
             self._status(WAITING)
         elif phase == "play":
-            lines = progress_lines(state)
+            lines = progress_lines(state)[:-1] if state.fate_dice_total else progress_lines(state)
             if state.penalty_roll and self._last_event_type() == "penalty_roll":
                 lines = (f"romance card's roll: {' '.join(state.penalty_roll)} (one of each taken off the stage card)",) \
                     + lines
-            self._show(Screen("roll", title=f"{player} · stage {min(state.sides[0].stage, 5)}",
+            card = state.sides[0].stage_card
+            self._show(Screen("roll", title=f"{player} · {card.title if card else 'stage 5 done'}",
                               dice=die_views(state.turn.pool, state.snowflake), lines=lines, dice_set=DICE_SET,
                               total=f"{state.snowflakes_frozen}/{state.fate_dice_total}"))
             self._status(READ_OK)
