@@ -567,8 +567,12 @@ class FateLoop(TableLoop):
             state = self.state
         due = self.due
         if not due:
-            if Counter(faces) != self.last_read and state.phase == "declare":
-                self._error("Not yet", "choose how to roll first (push the knob), then roll the dice")
+            if Counter(faces) != self.last_read and state.phase == "declare" and self.menu is None:
+                # not an error to put away: the next push opens the choice at once
+                self._show(Screen("prompt", title="Choose first", dice_set=DICE_SET,
+                                  lines=(f"{state.current_player}: push the knob to choose how to roll this turn, "
+                                         "then roll the dice",)))
+                self._status(ATTENTION, sound="attention")
             return
         if self.menu is not None and self.menu.kind in ("declare", "turn", "fate-choice"):
             self.menu = None

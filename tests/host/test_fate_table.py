@@ -87,6 +87,15 @@ def test_fate_is_due_after_a_solo_turn_and_the_screen_says_how_many_dice(store):
     assert types(loop.table) == ["declare", "roll", "place", "end_turn"]
 
 
+def test_dice_rolled_before_choosing_are_not_taken_and_push_opens_the_choice(store):
+    loop, screen = make_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))
+    assert loop.state.phase == "declare" and not loop.table.session.events
+    assert screen.screens[-1].title == "Choose first"
+    loop.handle("push")
+    assert loop.menu is not None and loop.menu.kind == "declare"
+
+
 def test_the_declare_menu_offers_only_what_the_rules_allow(store):
     loop, _ = make_loop(store)
     loop.handle("push")
