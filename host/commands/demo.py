@@ -10,6 +10,10 @@ and every LED and buzzer change is printed.
 The demo knows the true faces it rendered, so every misread is reported, never hidden: a
 die the reader flags is confirmed or corrected with the knob, as a player would; a
 confident misread is corrected from the menu afterwards, and counted.
+
+With --game christmas-romance (--mode solo|coop, --virtual-fate) it plays a game of Another
+Christmas Romance Movie against fate instead, printing each fate roll and its snowflakes
+(host/fate_demo.py).
 """
 from __future__ import annotations
 
