@@ -315,8 +315,29 @@ class DemoTable:
 
 
 def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
-    from host.commands.demo import keep_plan as plan
-    return plan(faces, roll_number)
+    """A plain player's choice: which dice to keep for the next roll, or None to score now.
+
+    Keeps the BELLS (they may not be re-rolled), MILK & COOKIE pairs, exactly two LISTS,
+    and STOCKINGS or GIFTS when there are two or more.
+    """
+    if roll_number >= 3:
+        return None
+    counts = Counter(faces)
+    keep: list[int] = []
+    want = Counter()
+    want["BELL"] = counts["BELL"]
+    pairs = min(counts["MILK"], counts["COOKIE"])
+    want["MILK"] = want["COOKIE"] = pairs
+    want["LIST"] = 2 if counts["LIST"] >= 2 else 0
+    for face in ("STOCKING", "GIFT"):
+        want[face] = counts[face] if counts[face] >= 2 else 0
+    for i, face in enumerate(faces):
+        if want[face] > 0:
+            keep.append(i)
+            want[face] -= 1
+    if len(keep) >= 6:
+        return None
+    return keep
 
 
 def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None,

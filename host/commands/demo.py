@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 from host.session_store import SessionStore
@@ -30,7 +29,6 @@ NAME = "demo"
 HELP = "play a whole Jingle Bell Roll game on the synthetic camera (e-ink PNGs, LEDs printed)"
 
 PLAYERS = ["Ann", "Ben", "Cy"]
-FACES = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
 
 
 def add_arguments(parser) -> None:
@@ -46,32 +44,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--size", default="250x122", metavar="WxH",
                         help="e-ink panel size: 250x122, 400x300 or 800x480 (default 250x122)")
     parser.add_argument("--quiet", action="store_true", help="print only the progress and the result")
-
-
-def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
-    """A plain player's choice: which dice to keep for the next roll, or None to score now.
-
-    Keeps the BELLS (they may not be re-rolled), MILK & COOKIE pairs, exactly two LISTS,
-    and STOCKINGS or GIFTS when there are two or more.
-    """
-    if roll_number >= 3:
-        return None
-    counts = Counter(faces)
-    keep: list[int] = []
-    want = Counter()
-    want["BELL"] = counts["BELL"]
-    pairs = min(counts["MILK"], counts["COOKIE"])
-    want["MILK"] = want["COOKIE"] = pairs
-    want["LIST"] = 2 if counts["LIST"] >= 2 else 0
-    for face in ("STOCKING", "GIFT"):
-        want[face] = counts[face] if counts[face] >= 2 else 0
-    for i, face in enumerate(faces):
-        if want[face] > 0:
-            keep.append(i)
-            want[face] -= 1
-    if len(keep) >= 6:
-        return None
-    return keep
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import random
 
-from host.commands.demo import keep_plan
-from host.demo_table import DemoTable, ScriptedCamera, SimClock
+from host.demo_table import DemoTable, ScriptedCamera, SimClock, keep_plan
 from host.session_store import SessionStore
 from rules import get_game
 from vision.roll import Die, Roll
