@@ -390,6 +390,10 @@ class FateDemo:
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
         lines.append(f"session {self.table.id} stored in {self.table.store.path}")
+        watcher = getattr(self.camera, "watcher", None)
+        if watcher is not None and watcher.overlays:
+            lines.append(f"what the camera read, die by die with its confidence: {len(watcher.overlays)} overlays "
+                         f"in {watcher.overlays[0].parent}")
         if self.vision_note:
             lines.append(self.vision_note)
         lines.append(f"wall time {elapsed:.1f} s")
