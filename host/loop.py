@@ -99,7 +99,9 @@ def scoreboard_screen(state, game) -> Screen:
         title = f"Round {state.round} of {state.rules.rounds} · Dec {state.day}"
     footer = game.status(state) if game.status else ""
     if state.is_over:
-        footer = f"{footer} · Next: a new game"
+        winners = " and ".join(getattr(state, "winners", ())) or "nobody"
+        seven = " with 7 BELLS" if getattr(state, "instant_win", False) else ""
+        footer = f"{winners} win{'s' if ' and ' not in winners else ''}{seven} · Next: a new game"
     else:
         footer = f"{state.current_player}: Roll 1 of 3" if state.roll_number == 0 else footer
     return Screen("scoreboard", title=title, table=tuple(rows), highlight=highlight, footer=footer)
