@@ -44,7 +44,7 @@ def test_show_writes_a_contact_sheet(sky, tmp_path, capsys):
 
 def test_show_builtin_materialises_its_default(dicewatch_home, tmp_path, capsys):
     assert dice("show", "christmas-romance", "--out", tmp_path / "cr.png") == 0
-    assert "SNOWFLAKE 8" in capsys.readouterr().out
+    assert f"SNOWFLAKE {dicesets.BUILT_IN_SHOTS}" in capsys.readouterr().out
     assert (dicewatch_home / "dice" / "christmas-romance" / "faces.json").is_file()
 
 

@@ -34,7 +34,7 @@ PIPS = "d6-pips"
 SCHEMA = 1
 SET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 FACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
-BUILT_IN_SHOTS = 8  # rendered examples per face for the built-in defaults
+BUILT_IN_SHOTS = 12  # rendered examples per face for the built-in defaults (random die styles)
 
 
 class DiceSetError(ValueError):

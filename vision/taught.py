@@ -42,7 +42,7 @@ COARSE_SIGMA = 1 / 6
 SHIFTS = (-2, 0, 2)  # pixels of SIDE: the top face is rarely centred in a die's box
 MIN_EXAMPLES = 3  # fewer per face cannot be checked against each other
 CROP_PAD = 1.1  # crop side / die box side, for teaching and reading alike
-MARGIN_GAIN = 5.0  # confidence 0.99 at the teaching examples' median margin
+MARGIN_GAIN = 4.0  # confidence 0.98 at the teaching examples' median margin
 MODEL_VERSION = 1
 
 
