@@ -194,8 +194,7 @@ class FateDemo:
             pending = self.loop.pending
             die = pending.flagged[0]
             read = pending.faces[die]
-            real = DemoTable._true_face(pending.faces, truth, die) if not pending.by_hand else \
-                truth[die] if die < len(truth) else read
+            real = DemoTable._true_face(pending.faces, truth, die)
             if not pending.by_hand:
                 self.stats.flagged += 1
                 if read != real:

@@ -583,7 +583,7 @@ class FateLoop(TableLoop):
         self.same_read = None
         if len(faces) != due:
             who = "fate" if state.phase == "fate" else state.current_player
-            self.unusable_read = (faces[:due], confidences[:due])
+            self.unusable_read = (faces, confidences)
             self._error(f"I see {len(faces)} {'die' if len(faces) == 1 else 'dice'}",
                         f"{who} rolls {due}: put exactly {due} dice in the tray and they are read again",
                         "or push the knob to enter the dice one by one")
@@ -597,12 +597,18 @@ class FateLoop(TableLoop):
         self._submit(faces)
 
     def _enter_by_hand(self) -> None:
+        """A read with the wrong number of dice, entered with the knob: too few, and only the
+        unseen and unsure dice are asked (the rest as read); too many, and every die is asked."""
         faces, confidences = self.unusable_read
         self.unusable_read = None
         due = self.due
-        faces = list(faces) + [UNSEEN] * (due - len(faces))
-        confidences = list(confidences) + [0.0] * (due - len(confidences))
-        self.pending = Pending(faces, confidences, list(range(due)), by_hand=True)
+        if len(faces) > due:
+            faces, confidences, asked = list(faces[:due]), list(confidences[:due]), list(range(due))
+        else:
+            faces = list(faces) + [UNSEEN] * (due - len(faces))
+            confidences = list(confidences) + [0.0] * (due - len(confidences))
+            asked = [i for i in range(due) if faces[i] == UNSEEN or confidences[i] < self.confidence]
+        self.pending = Pending(faces, confidences, asked, by_hand=True)
         self._ask_next_flag()
 
     def _show_pending(self) -> None:

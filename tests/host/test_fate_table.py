@@ -123,11 +123,12 @@ def test_a_wrong_number_of_fate_dice_is_asked_again_never_guessed(store):
 def test_push_after_a_wrong_count_enters_the_fate_dice_with_the_knob(store):
     loop, _ = make_loop(store)
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
-    loop.on_read(roll_of([SNOW, "FACE-5"]))
+    loop.on_read(roll_of([SNOW, "FACE-5"], unsure={1}))
     loop.handle("push")
     assert loop.pending is not None and loop.pending.by_hand and len(loop.pending.faces) == 10
+    assert loop.pending.flagged == list(range(1, 10))   # the sure SNOWFLAKE is not asked about
     truth = [SNOW, "FACE-5"] + [SNOW] + ["FACE-6"] * 7
-    for face in truth:
+    for face in truth[1:]:
         choose(loop, lambda v, face=face: v == face)
     assert list(loop.state.fate_roll) == truth and loop.state.snowflakes_frozen == 2
     notes = [e.body for e in loop.table.entries if e.kind == "note"]
