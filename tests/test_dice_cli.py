@@ -94,7 +94,9 @@ def test_delete_retaught_builtin_brings_default_back(dicewatch_home, capsys):
 
 def test_rename_placeholder_face(dicewatch_home, capsys):
     assert dice("rename", "christmas-romance", "FACE-2", "HEART") == 0
-    assert "FACE-2 is now HEART" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "FACE-2 is now HEART" in out
+    assert '[dice.christmas-romance] faces = ["SNOWFLAKE", "HEART", "FACE-3"' in out
     model = dicesets.load_model("christmas-romance", dicewatch_home)
     assert model.faces == ("SNOWFLAKE", "HEART", "FACE-3", "FACE-4", "FACE-5", "FACE-6")
     crop = render_face_crop("christmas-romance", "FACE-2", seed=99)

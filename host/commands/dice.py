@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "rename":
             stored = dicesets.rename_face(args.name, args.old, args.new, data)
             print(f"{args.name}: {args.old} is now {args.new}; faces: {', '.join(stored.faces)}")
+            if args.name in dicesets.FACE_SETS:
+                names = ", ".join(f'"{f}"' for f in stored.faces)
+                print(f"the game must use the same names: in the config file put "
+                      f"[dice.{args.name}] faces = [{names}]")
             return 0
     except (dicesets.DiceSetError, taught.TeachError) as exc:
         print(f"dicewatch dice {args.action}: {exc}", file=sys.stderr)
