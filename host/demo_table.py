@@ -176,8 +176,10 @@ class DemoTable:
             sure = self.loop.last_confidences[index] if index < len(self.loop.last_confidences) else 1.0
             self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number, index + 1,
                                                good_face, bad_face, sure, "read with confidence, corrected from the menu"))
-            self.loop.post(f"face:{index + 1}:{good_face}")
-            self.loop.step()
+            self.press("push")                 # the knob's menu ...
+            self.choose("correct")             # ... "Correct a die"
+            self.choose(index)                 # ... which die
+            self.choose(good_face)             # ... its face
             missing[good_face] -= 1
             faces = list(self.state.faces)
 
