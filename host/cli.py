@@ -67,4 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m host.cli` loads this file as __main__; run the importable copy so the
+    # exception classes the commands raise (UsageError) are the ones caught above.
+    from host.cli import main as _main
+    sys.exit(_main())
