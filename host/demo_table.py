@@ -280,6 +280,16 @@ class DemoTable:
                 self.press("push")
 
     # -- the report ------------------------------------------------------------------------
+    def truth_check(self) -> str:
+        """Do the rolls the session stored match what was really thrown (after the corrections)?"""
+        from host.session_store import effective_events
+        stored = [Counter(e["faces"]) for e in effective_events(self.table.entries) if e.get("type") == "roll"]
+        thrown = [Counter(t) for t in self.stats.thrown]
+        wrong = sum(1 for a, b in zip(stored, thrown) if a != b) + abs(len(stored) - len(thrown))
+        if wrong:
+            return f"CHECK: {wrong} of {len(thrown)} stored rolls differ from what was thrown"
+        return f"check: all {len(stored)} stored rolls match what was thrown"
+
     def report(self, elapsed: float) -> str:
         from rules.core import format_table
         state = self.state
@@ -293,6 +303,7 @@ class DemoTable:
                      f"{s.slips} BELL thrown again by mistake")
         if s.refused:
             lines.append(f"{s.refused} turns ended early: a roll could not be used even when entered by hand")
+        lines.append(self.truth_check())
         for m in s.misreads:
             if m.die:
                 lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "

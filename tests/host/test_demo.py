@@ -41,6 +41,7 @@ def test_a_whole_demo_game_with_misreads_reported(tmp_path):
         assert state.is_over
         assert len(state.history) == 15 or state.instant_win
         report = demo.report(1.0)
+        assert f"check: all {len(demo.stats.thrown)} stored rolls match what was thrown" in report
         assert "MISREAD" in report and "flagged, corrected with the knob" in report
         assert demo.stats.flagged >= len(demo.stats.misreads) > 0
         corrections = [e for e in table.entries if e.kind == "note" and e.body.get("type") == "correction"]
