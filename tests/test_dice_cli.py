@@ -85,11 +85,15 @@ def test_delete_taught_set(sky, dicewatch_home, capsys):
     assert not dicesets.exists("sky", dicewatch_home)
 
 
-def test_delete_retaught_builtin_brings_default_back(dicewatch_home, capsys):
-    dicesets.load_set("jingle-bell-roll", dicewatch_home)  # materialised default
+def test_delete_retaught_builtin_brings_default_back(sky, dicewatch_home, capsys):
+    examples = dicesets.example_crops(sky)
+    dicesets.save_set("jingle-bell-roll", examples, dicewatch_home, replace=True)
     assert dice("delete", "jingle-bell-roll") == 0
     assert "it now reads with the built-in default" in capsys.readouterr().out
-    assert dicesets.load_set("jingle-bell-roll", dicewatch_home).faces[0] == "MILK"
+    assert not (dicewatch_home / "dice" / "jingle-bell-roll").exists()
+    listed = {s.name: s for s in dicesets.list_sets(dicewatch_home)}
+    assert listed["jingle-bell-roll"].origin == "built-in"
+    assert listed["jingle-bell-roll"].faces[0] == "MILK"
 
 
 def test_rename_placeholder_face(dicewatch_home, capsys):

@@ -134,8 +134,10 @@ def load_set(name: str, data_dir) -> DiceSet:
 
 def save_set(name: str, examples: Mapping[str, Sequence[np.ndarray]], data_dir, *,
              replace: bool = False, origin: str = "taught",
-             min_examples: int = taught.MIN_EXAMPLES) -> DiceSet:
-    """Teach ``name`` from example crops per face and store it (all or nothing)."""
+             min_examples: int = taught.MIN_EXAMPLES,
+             model: taught.FaceModel | None = None) -> DiceSet:
+    """Teach ``name`` from example crops per face and store it (all or nothing).
+    ``model``: already taught from exactly these examples (skips teaching)."""
     check_set_name(name)
     if name == PIPS:
         raise DiceSetError(f"{PIPS} is the built-in pip reader and cannot be taught; "
@@ -146,7 +148,8 @@ def save_set(name: str, examples: Mapping[str, Sequence[np.ndarray]], data_dir, 
     if not replace and ((folder / "faces.json").is_file() or (name in FACE_SETS and origin == "taught")):
         kind = "a built-in die set" if name in FACE_SETS else "a taught die set"
         raise DiceSetError(f"{name!r} is already {kind}; use --replace to teach it again")
-    model = taught.teach(examples, min_examples=min_examples)
+    if model is None:
+        model = taught.teach(examples, min_examples=min_examples)
     root = store_dir(data_dir)
     root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=root))
@@ -256,8 +259,15 @@ def built_in_examples(name: str, shots: int = BUILT_IN_SHOTS) -> dict[str, list[
             for i, face in enumerate(FACE_SETS[name])}
 
 
+_BUILT_IN: dict[str, tuple[dict, taught.FaceModel]] = {}  # rendered and taught once per process
+
+
 def _store_built_in(name: str, data_dir) -> DiceSet:
-    return save_set(name, built_in_examples(name), data_dir, replace=True, origin="built-in")
+    if name not in _BUILT_IN:
+        examples = built_in_examples(name)
+        _BUILT_IN[name] = (examples, taught.teach(examples))
+    examples, model = _BUILT_IN[name]
+    return save_set(name, examples, data_dir, replace=True, origin="built-in", model=model)
 
 
 def contact_sheet(dice_set: DiceSet, cell: int = 64, per_row: int = 8) -> np.ndarray:
