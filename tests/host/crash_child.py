@@ -51,6 +51,7 @@ def main() -> int:
     table = store.open(session_id, get_game) if session_id else store.create(game, {"players": PLAYERS})
     loop = TableLoop(table, presenters=[], choose_characters=False)
     loop.start()
+    print("ready", file=sys.stderr, flush=True)  # the test strikes only after this
     while not loop.state.is_over:
         state = loop.state
         rng = random.Random(f"{seed}-{state.round}-{state.turn.player}-{state.roll_number}")

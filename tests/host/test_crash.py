@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -47,7 +48,11 @@ def test_sigkill_at_random_moments_then_resume_gives_the_same_game(tmp_path):
     progress = []
     while kills < KILLS:
         child = start(killed_db, seed, 0.1)
-        time.sleep(rng.uniform(0.3, 0.8))  # start-up takes ~0.3 s; the whole game ~9 s at this pace
+        # Strike a random moment after the child has resumed, however slow the machine is
+        # (start-up time varies a lot on a loaded CI box); the whole game is ~9 s at this pace.
+        ready, _, _ = select.select([child.stderr], [], [], 120)
+        assert ready and child.stderr.readline().strip() == "ready", "the crash child did not start"
+        time.sleep(rng.uniform(0.05, 0.5))
         if child.poll() is not None:
             break  # it finished before we struck
         child.send_signal(signal.SIGKILL)
