@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
@@ -43,6 +43,7 @@ SHIFTS = (-2, 0, 2)  # pixels of SIDE: the top face is rarely centred in a die's
 MIN_EXAMPLES = 3  # fewer per face cannot be checked against each other
 CROP_PAD = 1.1  # crop side / die box side, for teaching and reading alike
 MARGIN_GAIN = 4.0  # confidence 0.98 at the teaching examples' median margin
+LOO_MIN = 12  # teaching reads that set the confidence cap (see FaceModel._share_right)
 MODEL_VERSION = 1
 
 
@@ -234,6 +235,9 @@ class FaceModel:
     fit_scale: float
     self_check: tuple[int, int] = (0, 0)  # teaching examples read right when left out, of all
     kind: str = "pattern"  # which features (see ``features``)
+    # leave-one-out reads of the teaching examples: margin of each read and whether it was right
+    loo_margins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    loo_right: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
     def face_scores(self, patterns: np.ndarray) -> np.ndarray:
         """Best cosine similarity per face over one or more patterns of the same crop."""
@@ -249,7 +253,18 @@ class FaceModel:
         margin = max(0.0, best - second)
         by_margin = 1.0 - math.exp(-MARGIN_GAIN * margin / max(self.margin_scale, 1e-3))
         by_fit = 1.0 / (1.0 + math.exp(-(best - self.fit_floor) / max(self.fit_scale, 1e-3)))
-        return float(by_margin * by_fit)
+        return float(min(by_margin, self._share_right(margin)) * by_fit)
+
+    def _share_right(self, margin: float) -> float:
+        """How often teaching examples read right when left out, among those read with at least
+        this margin (at least LOO_MIN of the surest), smoothed: faces that look alike in the
+        teaching photos cap the confidence however big one read's margin is."""
+        if not len(self.loo_margins):
+            return 1.0
+        order = np.sort(self.loo_margins)[::-1]
+        floor = min(margin, float(order[min(LOO_MIN, len(order)) - 1]))
+        sure = self.loo_margins >= floor
+        return float((self.loo_right[sure].sum() + 1.0) / (sure.sum() + 1.1))
 
     def classify(self, crop: np.ndarray) -> tuple[str, float]:
         """The top face of one die crop and the confidence in [0, 1]."""
@@ -265,6 +280,8 @@ class FaceModel:
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
+                                loo_margins=self.loo_margins.astype(np.float32),
+                                loo_right=self.loo_right.astype(bool),
                                 meta=np.array(json.dumps(meta)))
 
     @classmethod
@@ -282,12 +299,15 @@ class FaceModel:
                        margin_scale=float(meta["margin_scale"]),
                        fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]),
                        self_check=tuple(meta.get("self_check", (0, 0))),
-                       kind=meta.get("kind", "pattern"))
+                       kind=meta.get("kind", "pattern"),
+                       loo_margins=data["loo_margins"].astype(np.float32),
+                       loo_right=data["loo_right"].astype(bool))
 
     def renamed(self, old: str, new: str) -> "FaceModel":
         faces = tuple(new if f == old else f for f in self.faces)
         return FaceModel(faces, self.templates, self.labels, self.margin_scale,
-                         self.fit_floor, self.fit_scale, self.self_check, self.kind)
+                         self.fit_floor, self.fit_scale, self.self_check, self.kind,
+                         self.loo_margins, self.loo_right)
 
 
 def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
@@ -318,15 +338,15 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
     templates_arr = np.concatenate(templates).astype(np.float32)
     labels_arr = np.concatenate(labels).astype(np.int64)
     owners_arr = np.concatenate(owners)
-    margin_scale, fit_floor, fit_scale, right = _calibrate(faces, templates_arr, labels_arr,
-                                                           owners_arr, plain)
+    margin_scale, fit_floor, fit_scale, loo_margins, loo_right = _calibrate(
+        faces, templates_arr, labels_arr, owners_arr, plain)
     return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
-                     (right, len(plain)), extract.name)
+                     (int(loo_right.sum()), len(plain)), extract.name, loo_margins, loo_right)
 
 
-def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, float, int]:
+def _calibrate(faces, templates, labels, owners, plain):
     """Leave-one-out: read every example against all the others' templates."""
-    margins, fits = [], []
+    margins, fits, read_margins, read_right = [], [], [], []
     for index, example_id, pattern in plain:
         keep = owners != example_id
         sims = (pattern @ templates[keep].T).max(axis=0)
@@ -336,11 +356,15 @@ def _calibrate(faces, templates, labels, owners, plain) -> tuple[float, float, f
         other = float(np.max(np.delete(scores, index)))
         margins.append(true - other)
         fits.append(true)
+        ranked = np.sort(scores)[::-1]
+        read_margins.append(float(ranked[0] - ranked[1]))
+        read_right.append(int(np.argmax(scores)) == index)
     margins_arr, fits_arr = np.array(margins), np.array(fits)
     margin_scale = float(np.clip(np.median(margins_arr), 0.03, 0.5))
     fit_scale = float(np.clip(np.std(fits_arr), 0.02, 0.1))
     fit_floor = float(np.percentile(fits_arr, 10)) - 2.5 * fit_scale
-    return margin_scale, fit_floor, fit_scale, int((margins_arr > 0).sum())
+    return (margin_scale, fit_floor, fit_scale, np.array(read_margins, np.float32),
+            np.array(read_right, bool))
 
 
 # --------------------------------------------------------------------------- reading
