@@ -21,6 +21,7 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -299,11 +300,28 @@ def contact_sheet(dice_set: DiceSet, cell: int = 64, per_row: int = 8) -> np.nda
 Finder = Callable[[np.ndarray], Sequence[taught.Box]]
 
 
+FIND_THRESHOLD = 0.4  # the pip finder's heatmap level for custom-face dice (pips: 0.55)
+
+
+@lru_cache(maxsize=1)
+def _finder_net():
+    from vision.pips import PipReader
+    return PipReader(find_threshold=FIND_THRESHOLD)
+
+
 def pip_finder() -> Finder:
-    """The pip reader's die finder (it finds dice whatever their faces show)."""
-    from vision.reader import reader_for
-    pips = reader_for(PIPS)
-    return lambda frame: [(f.x, f.y, f.w, f.h) for f in pips.find(frame)]
+    """The pip reader's die finder (it finds dice whatever their faces show), a little more
+    willing than for pips since custom faces look less like what it was trained on, and
+    never on the mat's ArUco markers (black squares with white blocks look like dice)."""
+    from vision.calibrate import find_markers
+    net = _finder_net()
+
+    def find(frame: np.ndarray) -> list[taught.Box]:
+        markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
+        return [(f.x, f.y, f.w, f.h) for f in net.find(frame)
+                if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * max(f.w, f.h)
+                           for m in markers)]
+    return find
 
 
 def load_reader(name: str, data_dir, *, find_dice: Finder | None = None) -> Callable[[np.ndarray], Roll]:
