@@ -140,3 +140,14 @@ def test_find_by_background_covers_every_die():
                 break
         else:
             pytest.fail("the synthetic roll never settled")
+
+
+def test_die_finder_for_taught_sets_skips_the_mat_markers():
+    from vision import dicesets
+    from vision.calibrate import find_markers
+    image, truth = render_scene(["MILK", "BELL", "GIFT"], SET, seed=50000, background="mat")
+    assert len(find_markers(image)) == 4
+    boxes = dicesets.pip_finder()(image)
+    assert boxes
+    for x, y, w, h in boxes:  # every find is one of the dice, none is a marker
+        assert any(abs(x - d.x) < d.w and abs(y - d.y) < d.h for d in truth.dice), (x, y)
