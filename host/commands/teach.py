@@ -348,8 +348,8 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
         if status:
             return status
         # the self-check: a mixed roll, read with the new set
-        reader = taught.TaughtReader(dicesets.load_model(args.dice, data), args.dice,
-                                     lambda f: taught.find_by_background(f, session.background))
+        finder = _finder() or (lambda f: taught.find_by_background(f, session.background))
+        reader = taught.TaughtReader(dicesets.load_model(args.dice, data), args.dice, finder)
         if ask("Self-check: roll all the dice together (a mixed roll) and let them settle.",
                interactive) == "q":
             return 0
@@ -364,7 +364,10 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                 print(f"self-check: {right} of {len(check_roll)} dice read right "
                       f"(rolled {' '.join(sorted(check_roll))})")
             elif interactive:
-                answer = input("  is that right? [y/n] ").strip().lower()
+                try:
+                    answer = input("  is that right? [y/n] ").strip().lower()
+                except EOFError:
+                    answer = ""
                 if answer.startswith("n"):
                     print("  teach again with --replace: more pictures, turned and moved, "
                           "under the light you play in, help")
