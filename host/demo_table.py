@@ -357,18 +357,18 @@ def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = 
                 data: Path | None = None):
     """The synthetic camera with the real reader, or (if vision cannot read these dice here)
     the scripted stand-in, with a note saying so."""
-    from host.loop import FrameWatcher
+    from host.loop import FrameWatcher, dice_reader
     from host.paths import data_dir
+    seed = rng.randrange(1 << 20)
+    calibration, note = calibrate_synthetic(seed)
     try:
-        from vision.dicesets import load_reader
         # The demo's dice are the renderer's stand-ins: read them with the built-in set, kept
-        # beside the demo's output (not the user's data directory, where taught real dice live).
-        reader = load_reader("jingle-bell-roll", data if data is not None else data_dir())
+        # beside the demo's output (not the user's data directory, where taught real dice live);
+        # with the calibrated tray, dice are found against the empty mat.
+        reader = dice_reader("jingle-bell-roll", data if data is not None else data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
                                        "the rolls were handed to the loop as read, not filmed")
-    seed = rng.randrange(1 << 20)
-    calibration, note = calibrate_synthetic(seed)
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
     return SyntheticTable(clock, watcher, seed=seed), note
 

@@ -80,16 +80,15 @@ class FateCamera(SyntheticTable):
 def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None):
     """The synthetic camera with the real christmas-romance reader (or, if vision cannot read
     these dice here, the scripted stand-in, with a note saying so)."""
-    from host.loop import FrameWatcher
+    from host.loop import FrameWatcher, dice_reader
     from host.paths import data_dir
+    seed = rng.randrange(1 << 20)
+    calibration, note = calibrate_synthetic(seed)
     try:
-        from vision.dicesets import load_reader
-        reader = load_reader(DICE_SET, data_dir())
+        reader = dice_reader(DICE_SET, data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for {DICE_SET} here ({exc}); "
                                        "the throws were handed to the loop as read, not filmed")
-    seed = rng.randrange(1 << 20)
-    calibration, note = calibrate_synthetic(seed)
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
     return FateCamera(clock, watcher, seed=seed), note
 

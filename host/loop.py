@@ -135,6 +135,18 @@ def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequen
 
 # -- frames to reads ----------------------------------------------------------------------------
 
+def dice_reader(dice_set: str, data, calibration=None):
+    """The reader for ``dice_set``; with a calibrated tray (and its empty-tray picture) its dice
+    are found by comparing with the empty mat (vision.tray_finder), which finds any die on the
+    mat, touching ones too, where the learned pip-dice finder misses custom dice."""
+    from vision.dicesets import load_reader
+    if calibration is None or getattr(calibration, "background", None) is None:
+        return load_reader(dice_set, data)
+    from vision.tray_finder import TrayFinder, with_finder
+    finder = TrayFinder(calibration)
+    return with_finder(load_reader(dice_set, data, find_dice=finder), finder)
+
+
 class FrameWatcher:
     """The settle gate and the dice reader together: ``watch(frame) -> (motion, roll)``.
 

@@ -229,14 +229,14 @@ def play(args) -> int:
     store, table = open_table(args, doc, config_path)
     game = table.game
     dice_set = config.dice_set or game.dice or "d6-pips"
+    calibration = load_calibration(config.calibration)
     try:
-        from vision.dicesets import load_reader
-        reader = load_reader(dice_set, data_dir())
+        from host.loop import dice_reader
+        reader = dice_reader(dice_set, data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
         store.close()
         fail(f"cannot read the {dice_set} dice: {exc}")
 
-    calibration = load_calibration(config.calibration)
     presenters = []
     if not args.quiet:
         presenters.append(TerminalPresenter())
