@@ -7,7 +7,6 @@ import pytest
 
 from host import cli
 from vision import dicesets
-from vision.roll import FACE_SETS
 from vision.synth import render_face_crop, render_scene, random_style
 
 FACES = ("SUN", "MOON", "STAR")
