@@ -111,15 +111,21 @@ class TrayFinder:
         self.sensitivity = float(sensitivity)
         self.size_ratio = 1.0    # learnt die size / die_mm (kept between frames)
         self._geometry: dict[tuple[int, int], _Geometry] = {}
+        self._matrices: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ geometry
 
     def die_px(self, x: float, y: float, calibration=None) -> float:
         """Expected die side in frame pixels at frame point (x, y) (local perspective scale)."""
         cal = calibration or self.calibration
-        u, v = cal.to_mat(x, y)
-        h = cal.mat_to_image
-        pts = cv2.perspectiveTransform(np.array([[[u, v], [u + 1, v], [u, v + 1]]], np.float64), h)[0]
+        key = id(cal)
+        if key not in self._matrices:
+            self._matrices[key] = (cal.image_to_mat, cal.mat_to_image)
+        to_mat, to_image = self._matrices[key]
+        p = to_mat @ np.array([x, y, 1.0])
+        u, v = p[0] / p[2], p[1] / p[2]
+        pts = np.array([[u, v, 1.0], [u + 1, v, 1.0], [u, v + 1, 1.0]]) @ to_image.T
+        pts = pts[:, :2] / pts[:, 2:]
         (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
         px_per_mm = math.sqrt(abs(ax * by - ay * bx))
         return self.die_mm * self.size_ratio * px_per_mm
@@ -131,7 +137,7 @@ class TrayFinder:
         cal = self.calibration.for_frame_size(width, height)
         layout = cal.layout
         die_px = self.die_mm / cal.mm_per_pixel
-        scale = min(1.0, WORK_DIE_PX / die_px)
+        shrink = max(1, int(round(die_px / WORK_DIE_PX)))  # whole steps: INTER_AREA's fast path
         grow = self.margin_mm
         polys = []
         for x0, y0, x1, y1 in (layout.rolling, layout.keep):
@@ -151,7 +157,8 @@ class TrayFinder:
         y1 = int(min(height, math.ceil(every[:, 1].max()) + pad))
         if x1 - x0 < 8 or y1 - y0 < 8:
             raise ValueError("the calibrated mat's areas lie outside these frames; calibrate again")
-        ww, wh = max(8, int(round((x1 - x0) * scale))), max(8, int(round((y1 - y0) * scale)))
+        x1, y1 = x0 + (x1 - x0) // shrink * shrink, y0 + (y1 - y0) // shrink * shrink
+        ww, wh = (x1 - x0) // shrink, (y1 - y0) // shrink
         sx, sy = ww / (x1 - x0), wh / (y1 - y0)
         region = np.zeros((wh, ww), np.uint8)
 
@@ -163,33 +170,34 @@ class TrayFinder:
         for poly in markers:
             cv2.fillPoly(region, [to_work(poly)], 0, cv2.LINE_8, 3)
         empty = self._work_image(cal.background, (x0, y0, x1, y1), (ww, wh))
-        geometry = _Geometry(scale=(sx + sy) / 2, roi=(x0, y0, x1, y1), size=(ww, wh), region=region,
-                             log_empty=np.log(empty + EPS), calibration=cal)
+        geometry = _Geometry(scale=1.0 / shrink, roi=(x0, y0, x1, y1), size=(ww, wh), region=region,
+                             log_empty=cv2.LUT(empty, _LOG), calibration=cal)
         self._geometry[key] = geometry
         return geometry
 
     @staticmethod
     def _work_image(image: np.ndarray, roi, size) -> np.ndarray:
+        """The ROI at work size, uint8 BGR."""
         x0, y0, x1, y1 = roi
         part = image[y0:y1, x0:x1]
         if part.ndim == 2:
             part = cv2.cvtColor(part, cv2.COLOR_GRAY2BGR)
         elif part.shape[2] == 4:
             part = cv2.cvtColor(part, cv2.COLOR_BGRA2BGR)
-        small = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
-        small = small.astype(np.float32)
-        return cv2.GaussianBlur(small, (0, 0), SMOOTH) if SMOOTH > 0 else small
-
-    # ------------------------------------------------------------------ finding
+        if part.shape[1] != size[0] or part.shape[0] != size[1]:
+            part = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(part, (0, 0), SMOOTH) if SMOOTH > 0 else part
 
     def foreground(self, frame: np.ndarray) -> tuple[np.ndarray, _Geometry]:
         """The work-resolution mask (uint8 0/255) of what is not empty tray, and its geometry."""
         h, w = frame.shape[:2]
         geo = self._prepare(w, h)
-        diff = np.log(self._work_image(frame, geo.roi, geo.size) + EPS) - geo.log_empty
-        diff -= gain_field(diff, max(2, int(round(GRID_DICE * WORK_DIE_PX))))
-        light = diff.mean(axis=2)
-        chroma = np.sqrt(((diff - light[..., None]) ** 2).sum(axis=2))
+        diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size), _LOG), geo.log_empty)
+        diff = cv2.subtract(diff, gain_field(diff, max(2, int(round(GRID_DICE * WORK_DIE_PX)))))
+        light = cv2.transform(diff, _MEAN)
+        # chroma: distance of the three channels' changes from their mean (a shadow moves all alike)
+        chroma = cv2.sqrt(cv2.max(cv2.transform(cv2.multiply(diff, diff), _SUM)
+                                  - 3 * cv2.multiply(light, light), 0.0))
         inside = geo.region > 0
         noise_l = _robust_sigma(light[inside])
         noise_c = _robust_sigma(chroma[inside])
@@ -206,7 +214,11 @@ class TrayFinder:
         mask = (strong | ((step > edge * WEAK) & near & inside)).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(int(CLOSE_PX)))
         mask = _fill_holes(mask)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(max(3, int(round(WORK_DIE_PX * 0.25)) | 1)))
+        opening = _disc(max(3, int(round(WORK_DIE_PX * 0.25)) | 1))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+        # the strong evidence alone, filled: tighter round a die (no faint shadow edge)
+        self._strict = _fill_holes(cv2.morphologyEx(strong.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
+                                                    _disc(int(CLOSE_PX))))
         return mask, geo
 
     def find(self, frame: np.ndarray) -> list[FoundDie]:
@@ -217,8 +229,11 @@ class TrayFinder:
         s = geo.scale
         cal = geo.calibration
         blobs = []
+        smallest = 0.5 * MIN_DIE_AREA * (SIZE_RANGE_MM[0] / cal.mm_per_pixel * s) ** 2
         for k in range(1, count):
             bx, by, bw, bh, area = (int(v) for v in stats[k])
+            if area < smallest:
+                continue  # crumbs, whatever the die size
             ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == k)
             pts = np.column_stack([xs + bx, ys + by]).astype(np.float32)
             cx, cy = pts.mean(axis=0)
@@ -228,16 +243,27 @@ class TrayFinder:
         found = []
         for pts, area, nominal in blobs:
             side = nominal * self.size_ratio
-            dice_area = area / (side * side * SILHOUETTE)
+            dice_area = (area / (side * side) - HALO) / SILHOUETTE
             if dice_area < MIN_DIE_AREA or dice_area > MAX_DICE_PER_BLOB:
                 continue
-            for centre, square, rect_side in split_blob(pts, side, dice_area):
-                outline = tuple((float(x0 + px / s), float(y0 + py / s)) for px, py in square)
-                xs_, ys_ = [p[0] for p in outline], [p[1] for p in outline]
-                found.append(FoundDie(x=float(x0 + centre[0] / s), y=float(y0 + centre[1] / s),
-                                      w=max(xs_) - min(xs_), h=max(ys_) - min(ys_), outline=outline,
-                                      side=rect_side / s, blob_dice=1 if len(pts) == 0 else
-                                      max(1, int(round(dice_area)))))
+            parts = list(split_blob(pts, side, dice_area))
+            for centre, square, rect_side, part in parts:
+                tight = part[self._strict[part[:, 1].astype(int), part[:, 0].astype(int)] > 0]
+                if len(tight) >= TIGHT_SHARE * side * side:
+                    part = tight
+                    centre, square, rect_side = _square_of(part, rect_side if len(parts) > 1 else None)
+                # the box: the die's own pixels (work pixel i spans frame x0 + i / s .. (i + 1) / s)
+                px0, py0 = part.min(axis=0)
+                px1, py1 = part.max(axis=0) + 1
+                if len(parts) > 1:  # a cut along a diagonal row: the die's square bounds it too
+                    (qx0, qy0), (qx1, qy1) = square.min(axis=0), square.max(axis=0)
+                    px0, py0, px1, py1 = max(px0, qx0), max(py0, qy0), min(px1, qx1), min(py1, qy1)
+                outline = tuple((float(x0 + (px + 0.5) / s - 0.5), float(y0 + (py + 0.5) / s - 0.5))
+                                for px, py in square)
+                found.append(FoundDie(x=float(x0 + (px0 + px1) / 2 / s - 0.5),
+                                      y=float(y0 + (py0 + py1) / 2 / s - 0.5),
+                                      w=float((px1 - px0) / s), h=float((py1 - py0) / s), outline=outline,
+                                      side=rect_side / s, blob_dice=len(parts)))
         found.sort(key=lambda d: (round(d.y / max(d.side, 1.0)), d.x))
         return found
 
@@ -247,17 +273,20 @@ class TrayFinder:
         for pts, area, nominal in blobs:
             if len(pts) < 12:
                 continue
-            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
             if min(rw, rh) <= 0:
                 continue
             solid = area / (rw * rh)
-            ratio = math.sqrt(area / SILHOUETTE) / nominal
+            ratio = math.sqrt(area / (SILHOUETTE + HALO)) / nominal
             if max(rw, rh) / min(rw, rh) < 1.3 and solid > 0.8 and \
                     SIZE_RANGE_MM[0] / 16.0 * 0.9 <= ratio * self.die_mm / 16.0 <= SIZE_RANGE_MM[1] / 16.0 * 1.1:
                 ratios.append(ratio)
-        if len(ratios) >= 3 and np.ptp(np.sort(ratios)[len(ratios) // 4:len(ratios) - len(ratios) // 4 or None]) < 0.3:
-            self.size_ratio = float(np.clip(np.median(ratios), SIZE_RANGE_MM[0] / self.die_mm,
-                                            SIZE_RANGE_MM[1] / self.die_mm))
+        # several single dice agreeing on a size clearly not ``die_mm``: the dice are that size
+        middle = np.sort(ratios)[len(ratios) // 4:len(ratios) - len(ratios) // 4 or None]
+        if len(ratios) >= 3 and np.ptp(middle) < 0.3:
+            ratio = float(np.median(ratios))
+            self.size_ratio = 1.0 if abs(ratio - 1.0) < RESIZE_BEYOND else float(
+                np.clip(ratio, SIZE_RANGE_MM[0] / self.die_mm, SIZE_RANGE_MM[1] / self.die_mm))
 
     def boxes(self, frame: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Die boxes (centre x, centre y, w, h) in frame pixels, as ``load_reader`` wants them."""
@@ -266,9 +295,16 @@ class TrayFinder:
     __call__ = boxes
 
 
+TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives its box
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
 SILHOUETTE = 1.3  # a die's blob / its top face's square: visible sides, bevel, contact shadow
+HALO = 0.5        # ... plus this once per blob (the outline's rim and shadow touching dice share)
+RESIZE_BEYOND = 0.15  # single dice measuring this much off die_mm change the size used
 
+
+_LOG = np.log(np.arange(256, dtype=np.float32) + EPS).reshape(1, 256).astype(np.float32)
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+_SUM = np.ones((1, 3), np.float32)
 
 # ---------------------------------------------------------------------- pieces
 
@@ -290,10 +326,25 @@ def gain_field(diff: np.ndarray, cell: int) -> np.ndarray:
     return cv2.resize(grid, (gw * c * step, gh * c * step), interpolation=cv2.INTER_LINEAR)[:h, :w]
 
 
+def _hull(pts: np.ndarray) -> np.ndarray:
+    """The leftmost and rightmost pixel of each row of a pixel set: enough for its convex
+    hull and minimum-area rectangle, at a fraction of the points."""
+    ipts = pts.astype(np.int32)
+    (ax, ay), (bx, by) = ipts.min(axis=0), ipts.max(axis=0)
+    grid = np.zeros((by - ay + 1, bx - ax + 1), bool)
+    grid[ipts[:, 1] - ay, ipts[:, 0] - ax] = True
+    rows = np.flatnonzero(grid.any(axis=1))
+    left = np.argmax(grid[rows], axis=1)
+    right = grid.shape[1] - 1 - np.argmax(grid[rows, ::-1], axis=1)
+    ys = np.concatenate([rows, rows]) + ay
+    xs = np.concatenate([left, right]) + ax
+    return np.column_stack([xs, ys]).astype(np.float32)
+
+
 def _robust_sigma(values: np.ndarray) -> float:
     if values.size == 0:
         return 0.0
-    sample = values[:: max(1, values.size // 20000)]
+    sample = values[:: max(1, values.size // 5000)]
     return float(1.4826 * np.median(np.abs(sample - np.median(sample))))
 
 
@@ -326,7 +377,7 @@ def square_outline(cx: float, cy: float, side: float, angle_deg: float) -> np.nd
 def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """(centre, rotated square, its side) fitted to one die's pixels; ``side`` forces the size."""
     if len(pts) >= 3:
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(_hull(pts))
     else:
         (cx, cy), (rw, rh), angle = tuple(pts.mean(axis=0)), (1.0, 1.0), 0.0
     fit = math.sqrt(max(rw, 1.0) * max(rh, 1.0))
@@ -336,10 +387,10 @@ def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, 
 
 def split_blob(pts: np.ndarray, side: float, dice_area: float):
     """Cut one blob's pixels (N x 2, work px) into single dice of about ``side`` pixels:
-    yields (centre, rotated-square outline, side) per die."""
+    yields (centre, rotated-square outline, side, the die's pixels) per die."""
     n0 = max(1, int(round(dice_area)))
     if n0 == 1 and dice_area < 1.45:
-        yield _square_of(pts)
+        yield (*_square_of(pts), pts)
         return
     candidates = sorted({max(1, n0 - 1), n0, n0 + 1})
     x0, y0 = pts.min(axis=0)
@@ -356,8 +407,9 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
         if n == 1:
             parts = [pts]
         else:
-            _, labels, _ = cv2.kmeans(pts, n, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-            labels = labels.ravel()
+            few = np.ascontiguousarray(pts[::max(1, len(pts) // 600)], np.float32)
+            _, _, centres = cv2.kmeans(few, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+            labels = np.argmin(((pts[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
             parts = [pts[labels == i] for i in range(n)]
             if any(len(p) < 3 for p in parts):
                 continue
@@ -381,14 +433,14 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
         if score > best_score:
             best, best_score = (parts, squares), score
     if best is None:
-        yield _square_of(pts)
+        yield (*_square_of(pts), pts)
         return
     parts, squares = best
     for part, (centre, square, side_used) in zip(parts, squares):
         if len(parts) == 1:
-            yield _square_of(part)
+            yield (*_square_of(part), part)
         else:
-            yield centre, square, side_used
+            yield centre, square, side_used, part
 
 
 # ---------------------------------------------------------------------- readers
