@@ -47,7 +47,8 @@ EDGE = 0.30              # log-lightness step within 2 px: a sharp edge, not a s
 WEAK = 0.6               # of EDGE: a faint edge, kept next to strong evidence
 NEAR_PX = 5              # how near (work pixels, disc diameter)
 NOISE_K = 5.0            # thresholds are at least this many noise sigmas
-GRID_DICE = 3.0          # gain-field cell side, in dice
+CAST = 0.08              # largest colour cast (log) the gain field follows
+GRID_DICE = 5.0          # gain-field cell side, in dice
 CLOSE_PX = 5             # gaps this wide in a die's outline are closed before filling it
 MAX_DICE_PER_BLOB = 12   # bigger blobs are arms, boxes or cups, not dice
 MIN_DIE_AREA = 0.3       # blobs under this share of a die are crumbs or noise
@@ -80,6 +81,8 @@ class _Geometry:
     roi: tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
     size: tuple[int, int]        # work (width, height)
     region: np.ndarray           # uint8 work mask: where dice are looked for
+    field: np.ndarray            # uint8 work mask: the whole rectangle less the markers
+    die_work: float              # nominal die side at the mat's centre, work pixels
     log_empty: np.ndarray        # float32 work, 3 channels
     calibration: object
 
@@ -167,10 +170,13 @@ class TrayFinder:
 
         for poly in polys:
             cv2.fillPoly(region, [to_work(poly)], 255, cv2.LINE_8, 3)
+        field = np.full((wh, ww), 255, np.uint8)
         for poly in markers:
             cv2.fillPoly(region, [to_work(poly)], 0, cv2.LINE_8, 3)
+            cv2.fillPoly(field, [to_work(poly)], 0, cv2.LINE_8, 3)
         empty = self._work_image(cal.background, (x0, y0, x1, y1), (ww, wh))
         geometry = _Geometry(scale=1.0 / shrink, roi=(x0, y0, x1, y1), size=(ww, wh), region=region,
+                             field=field, die_work=die_px / shrink,
                              log_empty=cv2.LUT(empty, _LOG), calibration=cal)
         self._geometry[key] = geometry
         return geometry
@@ -207,18 +213,24 @@ class TrayFinder:
         hue = max(CHROMA, float(np.median(chroma[inside])) + NOISE_K * noise_c) / k
         edge = max(EDGE, 2 * NOISE_K * noise_l) / k
         step = cv2.dilate(light, None) - cv2.erode(light, None)
-        strong = ((light < -dark) | (light > bright) | (chroma > hue) | (step > edge)) & inside
+        field = geo.field > 0
+        strong = ((light < -dark) | (light > bright) | (chroma > hue) | (step > edge)) & field
         # fainter edges count next to strong ones: they close a light die's outline, while a
         # shadow's soft edge lies a shadow's length away from the die
         near = cv2.dilate(strong.astype(np.uint8), _disc(int(NEAR_PX))) > 0
-        mask = (strong | ((step > edge * WEAK) & near & inside)).astype(np.uint8) * 255
+        mask = (strong | ((step > edge * WEAK) & near & field)).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(int(CLOSE_PX)))
         mask = _fill_holes(mask)
         opening = _disc(max(3, int(round(WORK_DIE_PX * 0.25)) | 1))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+        keep = geo.region.copy()
+        arm = _reaching_in(mask, 2.0 * geo.die_work ** 2)
+        if arm is not None:  # an arm and what is near it (fingers, dice under the hand) are no roll
+            keep[cv2.dilate(arm, _disc(int(geo.die_work) | 1)) > 0] = 0
+        mask &= keep
         # the strong evidence alone, filled: tighter round a die (no faint shadow edge)
         self._strict = _fill_holes(cv2.morphologyEx(strong.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
-                                                    _disc(int(CLOSE_PX))))
+                                                    _disc(int(CLOSE_PX)))) & keep
         return mask, geo
 
     def find(self, frame: np.ndarray) -> list[FoundDie]:
@@ -322,8 +334,24 @@ def gain_field(diff: np.ndarray, cell: int) -> np.ndarray:
     grid = np.median(blocks, axis=2).astype(np.float32)
     if gh >= 3 and gw >= 3:
         grid = cv2.medianBlur(grid, 3)
+    # light changes colour only a little (a warmer lamp); a big coloured thing (a hand, a sleeve)
+    # must not pass for a colour cast
+    level = grid.mean(axis=2, keepdims=True)
+    grid = (level + np.clip(grid - level, -CAST, CAST)).astype(np.float32)
     # cell centres back to pixel positions
     return cv2.resize(grid, (gw * c * step, gh * c * step), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
+def _reaching_in(mask: np.ndarray, min_area: float) -> np.ndarray | None:
+    """The big blobs that cross the edge of the looked-at rectangle (an arm reaching in from
+    outside the mat), as a uint8 mask, or None."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    arms = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= min_area and (
+        stats[k, 0] == 0 or stats[k, 1] == 0 or stats[k, 0] + stats[k, 2] >= w or stats[k, 1] + stats[k, 3] >= h)]
+    if not arms:
+        return None
+    return np.isin(labels, arms).astype(np.uint8)
 
 
 def _hull(pts: np.ndarray) -> np.ndarray:
