@@ -8,7 +8,9 @@ Per folder of ../shared/data/d6-real, on the chosen side of the fixed split
 tuned on), for both readers in the same run on the same photos: per-die accuracy (found
 *and* face right), recall, precision, face accuracy of found dice, images read exactly,
 median and p95 milliseconds per photo (reading only, decoded image in memory, one OpenCV
-thread), peak memory, the whole-process time (start-up, model loading, decoding, reading),
+thread; CPU time, which is what one free core would take, and wall time, which other
+programs on the machine inflate), peak memory, the whole-process time (start-up, model
+loading, decoding, reading),
 the confusion matrix and the reliability table of the confidences.
 
 Each reader runs in its own child process (so start-up time and peak memory are its own).
@@ -49,29 +51,34 @@ def worker(method: str, root: Path, folder: str, split: str, turns: int | None) 
         read = classic.read_frame
     for photo in photos(root, folder, None if split == "all" else split):
         frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         roll = read(frame)
         ms = (time.perf_counter() - start) * 1000
+        cpu_ms = (time.process_time() - cpu_start) * 1000
         dice = [{k: v for k, v in d.to_json().items() if k != "outline"} for d in roll.dice]
-        print(json.dumps({"image": str(photo.image), "ms": round(ms, 3), "size": frame.shape[1::-1],
-                          "dice": dice}), flush=True)
+        print(json.dumps({"image": str(photo.image), "ms": round(ms, 3), "cpu_ms": round(cpu_ms, 3),
+                          "size": frame.shape[1::-1], "dice": dice}), flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"peak_mb": round(peak, 1)}), flush=True)
     return 0
 
 
-def run_child(method, root, folder, split, turns) -> tuple[list[dict], float, float]:
+def run_child(method, root, folder, split, turns) -> tuple[list[dict], float, float, float]:
+    """(reads, peak MB, whole-process wall seconds, whole-process CPU seconds)."""
     cmd = [sys.executable, "-m", "vision.bench.pips", "--worker", method, "--data", str(root),
            "--folder", folder, "--split", split]
     if turns:
         cmd += ["--turns", str(turns)]
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if done.returncode != 0:
         raise RuntimeError(f"{method} reader failed on {folder}:\n{done.stderr[-2000:]}")
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    return [o for o in lines if "image" in o], lines[-1].get("peak_mb", float("nan")), wall
+    return [o for o in lines if "image" in o], lines[-1].get("peak_mb", float("nan")), wall, cpu
 
 
 # ----------------------------------------------------------------------------- report
@@ -105,16 +112,21 @@ def print_folder(folder: str, split: str, results: dict) -> None:
     row("precision", lambda r: pct(r["tally"].precision))
     row("face right | found", lambda r: pct(r["tally"].right / r["tally"].matched if r["tally"].matched else 0))
     row("images read exactly", lambda r: pct(r["tally"].image_exact))
-    row("ms/photo median", lambda r: f"{np.median(r['ms']):.1f}")
-    row("ms/photo p95", lambda r: f"{np.percentile(r['ms'], 95):.1f}")
+    row("CPU ms/photo median", lambda r: f"{np.median(r['cpu_ms']):.1f}")
+    row("CPU ms/photo p95", lambda r: f"{np.percentile(r['cpu_ms'], 95):.1f}")
+    row("wall ms/photo median", lambda r: f"{np.median(r['ms']):.1f}")
+    row("wall ms/photo p95", lambda r: f"{np.percentile(r['ms'], 95):.1f}")
     row("peak memory MB", lambda r: f"{r['peak_mb']:.0f}")
-    row("whole process s", lambda r: f"{r['wall']:.2f}")
+    row("whole process CPU s", lambda r: f"{r['cpu']:.2f}")
+    row("whole process wall s", lambda r: f"{r['wall']:.2f}")
     row("reads conf>=0.9", lambda r: str(r["tally"].confident(0.9)[0]))
     row("right among conf>=0.9", lambda r: pct(r["tally"].confident(0.9)[1]))
     if "learned" in results and "classic" in results:
+        lc, cc = results["learned"]["cpu"], results["classic"]["cpu"]
         lw, cw = results["learned"]["wall"], results["classic"]["wall"]
-        lm, cm = np.median(results["learned"]["ms"]), np.median(results["classic"]["ms"])
-        print(f"learned / classic: whole process {lw / cw:.2f}x, median per photo {lm / cm:.2f}x")
+        lm, cm = np.median(results["learned"]["cpu_ms"]), np.median(results["classic"]["cpu_ms"])
+        print(f"learned / classic: whole process {lc / cc:.2f}x CPU ({lw / cw:.2f}x wall), "
+              f"median per photo {lm / cm:.2f}x CPU")
     learned = results.get("learned") or first
     t = learned["tally"]
     cols = list(FACE_NAMES) + ["missed"]
@@ -151,9 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.folder or FOLDERS:
         results = {}
         for method in methods:
-            reads, peak, wall = run_child(method, args.data, folder, args.split, args.turns)
+            reads, peak, wall, cpu = run_child(method, args.data, folder, args.split, args.turns)
             results[method] = {"tally": score(reads, args.data, folder, args.split), "peak_mb": peak,
-                               "wall": wall, "ms": [r["ms"] for r in reads] or [math.nan]}
+                               "wall": wall, "cpu": cpu, "ms": [r["ms"] for r in reads] or [math.nan],
+                               "cpu_ms": [r["cpu_ms"] for r in reads] or [math.nan]}
             if args.json:
                 args.json.mkdir(parents=True, exist_ok=True)
                 with open(args.json / f"{folder}.{method}.jsonl", "w") as out:

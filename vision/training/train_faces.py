@@ -44,7 +44,30 @@ def far_from_dice(x, y, size, dice, margin=0.7):
     return bool(np.all(d > margin * np.maximum(size, dice[:, 3:5].max(axis=1))))
 
 
-def random_crop(pool, rng, neg_rate=0.25):
+def hard_negatives(pool, finder_onnx, threshold=0.2):
+    """Where the finder fires on a training photo but no die is labelled (the tray's round
+    buttons, pip-like specks): (pool index, x, y, size) rows, to be learned as "no die"."""
+    from vision import pips
+    finder = cv2.dnn.readNetFromONNX(str(finder_onnx))
+    rows = []
+    for n, (image, dice) in enumerate(pool):
+        canvas, scale = pips.letterbox(image)
+        finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
+        for f in pips.peaks(finder.forward()[0], scale, threshold):
+            if not len(dice) or np.all(np.hypot(dice[:, 1] - f.x, dice[:, 2] - f.y)
+                                       > np.maximum(0.75 * dice[:, 3:5].max(axis=1), 15)):
+                rows.append((n, f.x, f.y, max(f.w, f.h)))
+    return np.array(rows, np.float32).reshape(-1, 4)
+
+
+def random_crop(pool, rng, neg_rate=0.25, hard=None):
+    if hard is not None and len(hard) and rng.random() < 0.4 * neg_rate:
+        n, cx, cy, size = hard[rng.integers(len(hard))]
+        image = pool[int(n)][0]
+        size *= math.exp(rng.normal(0, 0.12))
+        img = crop(image, cx + rng.normal(0, 0.07) * size, cy + rng.normal(0, 0.07) * size, size,
+                   rng.uniform(0, 360), rng.random() < 0.5)
+        return photometric(img, rng, 0.8), NO_DIE
     image, dice = pool[rng.integers(len(pool))]
     h, w = image.shape[:2]
     angle = rng.uniform(0, 360)
@@ -108,12 +131,20 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes added to the real photos")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
+    ap.add_argument("--hard-from", type=Path, metavar="FINDER_ONNX",
+                    help="add the finder's false finds on the training photos as 'no die' crops")
+    ap.add_argument("--neg-rate", type=float, default=0.25, help="share of 'no die' crops")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     train = [load(p) for p in photos(side="train")]
+    # Only tray photos: in epanemu's crowded scenes most "false" finds are unlabelled dice.
+    n_tray = len(photos(folder="byler-train", side="train"))
+    hard = hard_negatives(train[:n_tray], args.hard_from) if args.hard_from else None
+    if hard is not None:
+        print(f"hard negatives: {len(hard)}", flush=True)
     train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
     vx, vy = val_set([load(p) for p in photos(side="val")])
     print(f"train photos + scenes {len(train)}, val dice {len(vy)}", flush=True)
@@ -129,7 +160,7 @@ def main(argv=None):
         for group in opt.param_groups:
             group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
         net.train()
-        batch = [random_crop(train, rng) for _ in range(args.batch)]
+        batch = [random_crop(train, rng, args.neg_rate, hard) for _ in range(args.batch)]
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
         loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
