@@ -6,12 +6,13 @@
    and box size come from the other output channels, mapped back to frame pixels.
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
    (square, ``CONTEXT`` x its size, resized to ``CROP`` px) and classified as face 1..6 or
-   "no die". The crop is also read turned by 90/180/270 degrees and the logits averaged
-   (``turns``); a die whose turned readings disagree, like a tilted or half-hidden one,
-   reads low.
+   "no die". Optionally (``turns`` 2 or 4) the crop is also read turned by quarter turns
+   and the logits averaged; the shipped settings read once (turning did not help on the
+   validation photos, and costs time).
 3. **Confidence**: softmax of the averaged logits divided by a temperature fitted on held-out
-   validation photos (``models/pip_reader.json``), so that "confidence >= 0.9" means right
-   at least 99.5% of the time there. Finds that read as "no die" are dropped.
+   validation photos (``models/pip_reader.json``), raised until reads with confidence
+   >= 0.9 were right at least 99.7% of the time there; a tilted, half-hidden or unusual die
+   reads low. Finds that read as "no die" are dropped.
 
 Both networks were trained by ``vision/training`` on the shared real photos; see
 ``models/PROVENANCE.md``.
