@@ -49,7 +49,7 @@ NEAR_PX = 5              # how near (work pixels, disc diameter)
 NOISE_K = 5.0            # thresholds are at least this many noise sigmas
 CAST = 0.08              # largest colour cast (log) the gain field follows
 GRID_DICE = 5.0          # gain-field cell side, in dice
-CLOSE_PX = 5             # gaps this wide in a die's outline are closed before filling it
+CLOSE_PX = 9             # gaps this wide in a die's outline are closed before filling it
 MAX_DICE_PER_BLOB = 12   # bigger blobs are arms, boxes or cups, not dice
 MIN_DIE_AREA = 0.3       # blobs under this share of a die are crumbs or noise
 SIZE_RANGE_MM = (12.0, 22.0)
@@ -199,7 +199,7 @@ class TrayFinder:
         h, w = frame.shape[:2]
         geo = self._prepare(w, h)
         diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size), _LOG), geo.log_empty)
-        diff = cv2.subtract(diff, gain_field(diff, max(2, int(round(GRID_DICE * WORK_DIE_PX)))))
+        diff = cv2.subtract(diff, gain_field(diff, max(2, int(round(GRID_DICE * geo.die_work)))))
         light = cv2.transform(diff, _MEAN)
         # chroma: distance of the three channels' changes from their mean (a shadow moves all alike)
         chroma = cv2.sqrt(cv2.max(cv2.transform(cv2.multiply(diff, diff), _SUM)
@@ -217,11 +217,11 @@ class TrayFinder:
         strong = ((light < -dark) | (light > bright) | (chroma > hue) | (step > edge)) & field
         # fainter edges count next to strong ones: they close a light die's outline, while a
         # shadow's soft edge lies a shadow's length away from the die
-        near = cv2.dilate(strong.astype(np.uint8), _disc(int(NEAR_PX))) > 0
+        near = cv2.dilate(strong.astype(np.uint8), _disc(_px(NEAR_PX, geo))) > 0
         mask = (strong | ((step > edge * WEAK) & near & field)).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(int(CLOSE_PX)))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(_px(CLOSE_PX, geo)))
         mask = _fill_holes(mask)
-        opening = _disc(max(3, int(round(WORK_DIE_PX * 0.25)) | 1))
+        opening = _disc(_px(WORK_DIE_PX * 0.25, geo))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
         keep = geo.region.copy()
         arm = _reaching_in(mask, 2.0 * geo.die_work ** 2)
@@ -230,7 +230,7 @@ class TrayFinder:
         mask &= keep
         # the strong evidence alone, filled: tighter round a die (no faint shadow edge)
         self._strict = _fill_holes(cv2.morphologyEx(strong.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
-                                                    _disc(int(CLOSE_PX)))) & keep
+                                                    _disc(_px(CLOSE_PX, geo)))) & keep
         return mask, geo
 
     def find(self, frame: np.ndarray) -> list[FoundDie]:
@@ -340,6 +340,11 @@ def gain_field(diff: np.ndarray, cell: int) -> np.ndarray:
     grid = (level + np.clip(grid - level, -CAST, CAST)).astype(np.float32)
     # cell centres back to pixel positions
     return cv2.resize(grid, (gw * c * step, gh * c * step), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
+def _px(size: float, geo) -> int:
+    """A kernel size given for WORK_DIE_PX-pixel dice, for the dice of this geometry (odd, >= 3)."""
+    return max(3, int(round(size * geo.die_work / WORK_DIE_PX)) | 1)
 
 
 def _reaching_in(mask: np.ndarray, min_area: float) -> np.ndarray | None:

@@ -1,0 +1,167 @@
+"""The calibrated-tray die finder on rendered mat scenes (fixed seeds: nothing random at test time)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.calibrate import calibrate
+from vision.roll import FACE_SETS
+from vision.tray_finder import TrayFinder, with_finder
+
+DICE_SET = "jingle-bell-roll"
+SIZE = (640, 480)
+
+
+def empty_mat(seed: int, count: int = 3) -> list[np.ndarray]:
+    table = synth.Table(SIZE, seed, background="mat")
+    return [table.draw([], DICE_SET, np.random.default_rng([seed, 99, k]))[0] for k in range(count)]
+
+
+def finder_for(seed: int) -> TrayFinder:
+    return TrayFinder(calibrate(empty_mat(seed), name="test"))
+
+
+def matched(boxes, dice) -> int:
+    """True dice with a found centre within half a die of theirs (one to one)."""
+    pairs = sorted((float(np.hypot(b[0] - d.x, b[1] - d.y)), i, j) for i, d in enumerate(dice)
+                   for j, b in enumerate(boxes) if np.hypot(b[0] - d.x, b[1] - d.y) <= 0.5 * max(d.w, d.h))
+    used_d, used_b = set(), set()
+    for _, i, j in pairs:
+        if i not in used_d and j not in used_b:
+            used_d.add(i)
+            used_b.add(j)
+    return len(used_d)
+
+
+def seven_dice(seed: int, touching: float):
+    rng = np.random.default_rng([seed, 5])
+    faces = [FACE_SETS[DICE_SET][i] for i in rng.integers(0, 6, 7)]
+    return synth.render_scene(faces, DICE_SET, seed=seed, size=SIZE, background="mat", touching=touching)
+
+
+def relit(image: np.ndarray, level: float, gradient: float = 0.0, cast=(1.0, 1.0, 1.0)) -> np.ndarray:
+    h, w = image.shape[:2]
+    field = level + gradient * (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    out = image.astype(np.float32) * field[..., None] * np.array(cast, np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+SEEDS = range(12)
+
+
+def test_seven_of_seven_on_rendered_mat_scenes():
+    """12 fixed scenes of 7 dice, half of them against a neighbour. Measured: 10 scenes exactly
+    right; one has pale dice on the pale mat (5 found), one an extra find."""
+    exact = found = total = extra = 0
+    worst = 7
+    for seed in SEEDS:
+        image, truth = seven_dice(seed, touching=0.5)
+        boxes = finder_for(seed)(image)
+        hits = matched(boxes, truth.dice)
+        exact += hits == len(boxes) == 7
+        worst = min(worst, hits)
+        found, total, extra = found + hits, total + 7, extra + len(boxes) - hits
+    assert exact >= 10 and worst >= 5, (exact, worst)
+    assert found >= total - 2 and extra <= 1, (found, total, extra)
+
+
+def _row(seed: int, count: int):
+    """``count`` dice in a row, each against the next (top faces one die apart)."""
+    table = synth.Table(SIZE, seed, background="mat")
+    x0, y0, x1, y1 = table.mat_region("rolling")
+    cx, cy = (x0 + x1) / 2 - synth.DIE_MM * count / 2, (y0 + y1) / 2
+    rng = np.random.default_rng(seed)
+    style = synth.DieStyle(body=(40, 40, 190), ink=(240, 240, 240))
+    poses = [synth.DiePose(face="BELL", x=cx + i * synth.DIE_MM * 1.01, y=cy, yaw=3.0 * i, style=style)
+             for i in range(count)]
+    image, dice = table.draw(poses, DICE_SET, rng)
+    return image, dice
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_touching_dice_are_split_into_single_dice(count):
+    image, dice = _row(4, count)
+    found = finder_for(4).find(image)
+    assert len(found) == count
+    assert matched([d.box for d in found], dice) == count
+    assert all(d.blob_dice == count for d in found)
+    for d in found:  # each outline is a square about one die across
+        outline = np.array(d.outline)
+        sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+        assert sides.max() / sides.min() < 1.05
+        assert 0.7 < sides.mean() / d.side < 1.3
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_empty_tray_and_its_markers_give_nothing(seed):
+    finder = finder_for(seed)
+    other = synth.Table(SIZE, seed, background="mat").draw([], DICE_SET, np.random.default_rng([seed, 7]))[0]
+    assert finder(other) == []
+
+
+@pytest.mark.parametrize("light", [dict(level=0.7), dict(level=1.25), dict(level=0.85, gradient=0.3),
+                                   dict(level=1.0, cast=(1.06, 1.0, 0.95))])
+def test_a_change_of_light_creates_no_dice(light):
+    finder = finder_for(1)
+    assert finder(relit(empty_mat(1, count=1)[0], **light)) == []
+
+
+def test_dice_are_still_found_after_the_light_changed():
+    image, truth = seven_dice(2, touching=0.25)
+    boxes = finder_for(2)(relit(image, level=0.8, gradient=0.2))
+    assert matched(boxes, truth.dice) >= 6 and len(boxes) <= 7
+
+
+@pytest.mark.parametrize("size_mm", [12.0, 22.0])
+def test_smaller_and_bigger_dice_than_the_default(size_mm):
+    seed = 1
+    table = synth.Table(SIZE, seed, background="mat")
+    rng = np.random.default_rng(seed)
+    places = table.random_positions(5, rng, touching=0.0, region=table.mat_region("rolling"))
+    style = synth.DieStyle(body=(50, 150, 40), ink=(240, 240, 240))
+    poses = [synth.DiePose(face="GIFT", x=x, y=y, yaw=yaw, style=style, size_mm=size_mm) for x, y, yaw in places]
+    image, dice = table.draw(poses, DICE_SET, rng)
+    finder = finder_for(seed)
+    boxes = finder(image)
+    assert matched(boxes, dice) == 5 and len(boxes) == 5
+    assert finder.size_ratio == pytest.approx(size_mm / 16.0, rel=0.25)
+
+
+def test_a_calibration_without_the_empty_tray_is_refused():
+    calibration = calibrate(empty_mat(0, count=1), name="test")
+    with pytest.raises(ValueError, match="empty-tray"):
+        TrayFinder(replace(calibration, background=None))
+    with pytest.raises(ValueError, match="die size"):
+        TrayFinder(calibration, die_mm=40)
+
+
+def test_other_frame_sizes_of_the_same_camera():
+    image, truth = seven_dice(3, touching=0.25)
+    finder = finder_for(3)
+    half = image[::2, ::2].copy()
+    boxes = finder(half)
+    scaled = [replace(d, x=d.x / 2, y=d.y / 2, w=d.w / 2, h=d.h / 2) for d in truth.dice]
+    assert matched(boxes, scaled) >= 6
+
+
+def test_a_taught_reader_reads_the_dice_the_tray_finder_finds(tmp_path):
+    from vision.dicesets import load_reader
+    image, truth = seven_dice(0, touching=0.25)
+    finder = finder_for(0)
+    reader = load_reader(DICE_SET, tmp_path, find_dice=finder)
+    roll = reader(image)
+    assert len(roll.dice) == 7 and matched([(d.x, d.y, d.w, d.h) for d in roll.dice], truth.dice) == 7
+
+
+def test_the_pip_reader_can_use_the_tray_finder():
+    from vision.reader import reader_for
+    image, truth = synth.render_scene(["2", "5", "6"], "d6-pips", seed=6, size=SIZE, background="mat")
+    finder = TrayFinder(calibrate(empty_mat(6), name="test"))
+    original = reader_for("d6-pips")
+    reader = with_finder(original, finder)
+    assert reader is not original and original.find != reader.find
+    found = reader.find(image)
+    assert matched([(f.x, f.y, f.w, f.h) for f in found], truth.dice) == 3
