@@ -219,8 +219,12 @@ class TrayFinder:
         # shadow's soft edge lies a shadow's length away from the die
         near = cv2.dilate(strong.astype(np.uint8), _disc(_px(NEAR_PX, geo))) > 0
         mask = (strong | ((step > edge * WEAK) & near & field)).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(_px(CLOSE_PX, geo)))
-        mask = _fill_holes(mask)
+        # a wide closing finds the inside of a light die's broken outline; only what it encloses
+        # is added, so it does not bridge dice lying close together
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(_px(CLOSE_PX, geo)))
+        inner = cv2.subtract(_fill_holes(closed), closed)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(_px(5, geo)))
+        mask = _fill_holes(cv2.bitwise_or(mask, inner))
         opening = _disc(_px(WORK_DIE_PX * 0.25, geo))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
         keep = geo.region.copy()
