@@ -364,18 +364,14 @@ def _reaching_in(mask: np.ndarray, min_area: float) -> np.ndarray | None:
 
 
 def _hull(pts: np.ndarray) -> np.ndarray:
-    """The leftmost and rightmost pixel of each row of a pixel set: enough for its convex
-    hull and minimum-area rectangle, at a fraction of the points."""
+    """The outline points of a pixel set: enough for its minimum-area rectangle, at a fraction
+    of the points."""
     ipts = pts.astype(np.int32)
     (ax, ay), (bx, by) = ipts.min(axis=0), ipts.max(axis=0)
-    grid = np.zeros((by - ay + 1, bx - ax + 1), bool)
-    grid[ipts[:, 1] - ay, ipts[:, 0] - ax] = True
-    rows = np.flatnonzero(grid.any(axis=1))
-    left = np.argmax(grid[rows], axis=1)
-    right = grid.shape[1] - 1 - np.argmax(grid[rows, ::-1], axis=1)
-    ys = np.concatenate([rows, rows]) + ay
-    xs = np.concatenate([left, right]) + ax
-    return np.column_stack([xs, ys]).astype(np.float32)
+    grid = np.zeros((by - ay + 3, bx - ax + 3), np.uint8)
+    grid[ipts[:, 1] - ay + 1, ipts[:, 0] - ax + 1] = 1
+    contours, _ = cv2.findContours(grid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return (np.vstack(contours).reshape(-1, 2) + (ax - 1, ay - 1)).astype(np.float32)
 
 
 def _robust_sigma(values: np.ndarray) -> float:
@@ -459,13 +455,13 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
         for _, square, _ in squares:
             one = np.zeros(shape, np.uint8)
             cv2.fillPoly(one, [np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
-            each.append(float((one & blob).sum()) / max(float(one.sum()), 1.0))
+            each.append(cv2.countNonZero(one & blob) / max(cv2.countNonZero(one), 1))
         if n > 1 and min(each) < MIN_COVER:
             continue  # a square mostly off the blob: a shadow or a die's side, not another die
-        both = float((cover & blob).sum())
-        union = blob_area + float(cover.sum()) - both
+        both = float(cv2.countNonZero(cover & blob))
+        union = blob_area + float(cv2.countNonZero(cover)) - both
         # squares piled on one another also cover the blob: count overlap against them
-        overlap = sum(float(cv2.contourArea(sq.astype(np.float32))) for _, sq, _ in squares) - float(cover.sum())
+        overlap = sum(float(cv2.contourArea(sq.astype(np.float32))) for _, sq, _ in squares) - float(cv2.countNonZero(cover))
         score = (both - overlap) / max(union, 1.0)
         if score > best_score:
             best, best_score = (parts, squares), score
