@@ -303,7 +303,8 @@ class TrayFinder:
         middle = np.sort(ratios)[len(ratios) // 4:len(ratios) - len(ratios) // 4 or None]
         if len(ratios) >= 3 and np.ptp(middle) < 0.3:
             ratio = float(np.median(ratios))
-            self.size_ratio = 1.0 if abs(ratio - 1.0) < RESIZE_BEYOND else float(
+            # (pale dice look smaller than they are, so smaller needs a clearer case)
+            self.size_ratio = 1.0 if -RESIZE_BEYOND[0] < ratio - 1.0 < RESIZE_BEYOND[1] else float(
                 np.clip(ratio, SIZE_RANGE_MM[0] / self.die_mm, SIZE_RANGE_MM[1] / self.die_mm))
 
     def boxes(self, frame: np.ndarray) -> list[tuple[float, float, float, float]]:
@@ -317,7 +318,7 @@ TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
 SILHOUETTE = 1.3  # a die's blob / its top face's square: visible sides, bevel, contact shadow
 HALO = 0.5        # ... plus this once per blob (the outline's rim and shadow touching dice share)
-RESIZE_BEYOND = 0.15  # single dice measuring this much off die_mm change the size used
+RESIZE_BEYOND = (0.2, 0.12)  # single dice measuring this much smaller / bigger than die_mm change the size used
 
 
 _LOG = np.log(np.arange(256, dtype=np.float32) + EPS).reshape(1, 256).astype(np.float32)

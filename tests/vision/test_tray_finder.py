@@ -115,7 +115,7 @@ def test_dice_are_still_found_after_the_light_changed():
     assert matched(boxes, truth.dice) >= 6 and len(boxes) <= 7
 
 
-@pytest.mark.parametrize("size_mm", [12.0, 22.0])
+@pytest.mark.parametrize("size_mm", [12.0, 20.0, 22.0])
 def test_smaller_and_bigger_dice_than_the_default(size_mm):
     seed = 1
     table = synth.Table(SIZE, seed, background="mat")
