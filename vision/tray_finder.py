@@ -229,10 +229,17 @@ class TrayFinder:
         mask = _fill_holes(cv2.bitwise_or(mask, inner))
         opening = _disc(_px(WORK_DIE_PX * 0.25, geo))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening)
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        arms = _reaching_in(stats, mask.shape, 2.0 * geo.die_work ** 2)
         keep = geo.region.copy()
-        arm = _reaching_in(mask, 2.0 * geo.die_work ** 2)
-        if arm is not None:  # an arm and what is near it (fingers, dice under the hand) are no roll
+        if arms:  # an arm and what is near it (fingers, dice under the hand) are no roll
+            arm = np.isin(labels, arms).astype(np.uint8)
             keep[cv2.dilate(arm, _disc(int(geo.die_work) | 1)) > 0] = 0
+        # blobs count when their centre lies in the mat's areas (away from an arm); a die
+        # across an area's edge keeps all its pixels
+        self._blobs = [(k, stats[k]) for k in range(1, count)
+                       if k not in arms and keep[int(centres[k][1]), int(centres[k][0])]]
+        self._labels = labels
         mask &= keep
         # the strong evidence alone, filled: tighter round a die (no faint shadow edge)
         self._strict = _fill_holes(cv2.morphologyEx(strong.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
@@ -241,15 +248,15 @@ class TrayFinder:
 
     def find(self, frame: np.ndarray) -> list[FoundDie]:
         """Every die on the mat's areas, in reading order (top to bottom, left to right)."""
-        mask, geo = self.foreground(frame)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        _, geo = self.foreground(frame)
+        labels = self._labels
         x0, y0 = geo.roi[:2]
         s = geo.scale
         cal = geo.calibration
         blobs = []
         smallest = 0.5 * MIN_DIE_AREA * (SIZE_RANGE_MM[0] / cal.mm_per_pixel * s) ** 2
-        for k in range(1, count):
-            bx, by, bw, bh, area = (int(v) for v in stats[k])
+        for k, blob_stats in self._blobs:
+            bx, by, bw, bh, area = (int(v) for v in blob_stats)
             if area < smallest:
                 continue  # crumbs, whatever the die size
             ys, xs = np.nonzero(labels[by:by + bh, bx:bx + bw] == k)
@@ -288,16 +295,12 @@ class TrayFinder:
     def _learn_size(self, blobs) -> None:
         """The dice's real size from clearly single dice (square, solid blobs of a plausible size)."""
         ratios = []
-        for pts, area, nominal in blobs:
-            if len(pts) < 12:
+        for pts, area, nominal in blobs if len(blobs) >= 3 else ():
+            ratio = math.sqrt(area / (SILHOUETTE + HALO)) / nominal
+            if len(pts) < 12 or not SIZE_RANGE_MM[0] * 0.9 <= ratio * self.die_mm <= SIZE_RANGE_MM[1] * 1.1:
                 continue
             (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
-            if min(rw, rh) <= 0:
-                continue
-            solid = area / (rw * rh)
-            ratio = math.sqrt(area / (SILHOUETTE + HALO)) / nominal
-            if max(rw, rh) / min(rw, rh) < 1.3 and solid > 0.8 and \
-                    SIZE_RANGE_MM[0] / 16.0 * 0.9 <= ratio * self.die_mm / 16.0 <= SIZE_RANGE_MM[1] / 16.0 * 1.1:
+            if min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < 1.3 and area / (rw * rh) > 0.8:
                 ratios.append(ratio)
         # several single dice agreeing on a size clearly not ``die_mm``: the dice are that size
         middle = np.sort(ratios)[len(ratios) // 4:len(ratios) - len(ratios) // 4 or None]
@@ -354,16 +357,12 @@ def _px(size: float, geo) -> int:
     return max(3, int(round(size * geo.die_work / WORK_DIE_PX)) | 1)
 
 
-def _reaching_in(mask: np.ndarray, min_area: float) -> np.ndarray | None:
-    """The big blobs that cross the edge of the looked-at rectangle (an arm reaching in from
-    outside the mat), as a uint8 mask, or None."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = mask.shape
-    arms = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= min_area and (
+def _reaching_in(stats: np.ndarray, shape, min_area: float) -> list[int]:
+    """The big blobs that cross the edge of the looked-at rectangle: an arm reaching in from
+    outside the mat."""
+    h, w = shape
+    return [k for k in range(1, len(stats)) if stats[k, cv2.CC_STAT_AREA] >= min_area and (
         stats[k, 0] == 0 or stats[k, 1] == 0 or stats[k, 0] + stats[k, 2] >= w or stats[k, 1] + stats[k, 3] >= h)]
-    if not arms:
-        return None
-    return np.isin(labels, arms).astype(np.uint8)
 
 
 def _hull(pts: np.ndarray) -> np.ndarray:
