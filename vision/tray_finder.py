@@ -13,21 +13,27 @@ any colour) without having been trained on it:
    changes hue, or brightens, or darkens a lot, or has sharp edges (its outline, bevel and
    symbol). Only those count; holes (a light die's plain top face) are filled.
 2. **Only the mat's rolling and keep areas** (grown a few mm) are looked at: the corner
-   markers, the footer and the table around the mat never give a die. Blobs far bigger than
-   a few dice (an arm reaching in) are not dice either; the settle gate holds reads while a
-   hand is in view anyway.
+   markers, the footer and the table around the mat never give a die. A big blob crossing
+   the edge of the looked-at rectangle is an arm reaching in: it and what lies near it are
+   left out (a light hand on the light mat is only partly seen, so fingers can still pass for
+   dice; the settle gate holds reads while a hand is in view anyway).
 3. **Splitting touching dice** with the known die size: a blob covering ``n`` dice' worth of
    area is cut into ``n`` equal parts (k-means on its pixels, which cuts a row of equal squares
    at their seams), and the count (``n - 1``, ``n``, ``n + 1``) whose squares of the die's size
-   cover the blob best wins. The die size is learnt from the frame's clearly single dice
-   (so 12-22 mm dice work with the 16 mm default), else taken from ``die_mm``.
+   cover the blob best wins. A blob's own rim and shadow count once (``HALO``), not per die.
+   The die size is ``die_mm`` unless several clearly single dice in the frame agree on a
+   clearly different size (so 12-22 mm dice work with the 16 mm default).
+4. **Boxes** come from the strong evidence alone (no faint shadow edge), so a face reader's
+   crop sits on the die; the outline is a rotated square.
 
     finder = TrayFinder(calibration)            # calibration.background must exist
     for die in finder.find(frame):              # FoundDie: centre, box, rotated-square outline
         ...
     reader = load_reader("jingle-bell-roll", data, find_dice=finder)   # boxes for any reader
 
-Speed: about 3-6 ms per 1280x720 frame on one core (``python -m vision.bench tray_finder``).
+Speed: about 10 ms of CPU per 1280x720 frame on one thread of the (busy, 2-core) development
+machine, where one 1280x720 Gaussian blur takes 3 ms (``python -m vision.bench tray_finder``).
+Weak spot: pale dice on the pale mat, whose plain faces barely differ from it.
 """
 from __future__ import annotations
 
