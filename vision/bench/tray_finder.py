@@ -1,4 +1,4 @@
-"""python -m vision.bench tray_finder [--scenes 120] [--seed 0] [--frames 3] [--no-before]
+"""python -m vision.bench tray_finder [--scenes 120] [--frames 6] [--pip-scenes 25] [--seed 0] [--no-before]
 
 How well the calibrated-tray die finder (vision/tray_finder.py) finds dice, against the finders
 used before it (the learned pip-dice finder; taught.find_by_background):
@@ -8,7 +8,8 @@ used before it (the learned pip-dice finder; taught.find_by_background):
   each scene once as rendered and once with the light changed after calibration (brighter or
   darker by up to 30%, a gradient across the mat, a slight colour cast);
 * settled frames of the synthetic camera (throws with dice kept in the keep area), as the
-  demo films them.
+  demo films them;
+* pip dice on the mat, read by the pip reader with its own finder and with the tray finder.
 
 A die is found when a found centre lies within half a die of its true centre (one to one).
 Prints recall, precision, the share of scenes with every die and nothing else, the box IoU and
@@ -186,6 +187,35 @@ def calibration_of(frames):
     return _CALIBRATIONS[key]
 
 
+def run_pips(args) -> None:
+    """The pip reader's faces on its own finder's dice and on the tray finder's."""
+    from vision.reader import reader_for
+    from vision.tray_finder import with_finder
+    plain = reader_for("d6-pips")
+    tallies = {"pip reader, its own finder": [0, 0, 0, 0], "pip reader, tray finder": [0, 0, 0, 0]}
+    for k in range(args.pip_scenes):
+        seed = args.seed + 2000 + k
+        table = synth.Table((640, 480), seed, background="mat")
+        empties = [table.draw([], "d6-pips", np.random.default_rng([seed, 99, n]))[0] for n in range(3)]
+        calibration = calibrate(empties, name="bench")
+        faces = [str(f) for f in np.random.default_rng(seed).integers(1, 7, 6)]
+        image, truth = synth.render_scene(faces, "d6-pips", seed=seed, background="mat")
+        readers = {"pip reader, its own finder": plain,
+                   "pip reader, tray finder": with_finder(plain, TrayFinder(calibration))}
+        for name, reader in readers.items():
+            dice = [d for d in reader(image).dice if calibration.area_of(d.x, d.y) != "outside"]
+            tally = tallies[name]
+            tally[0] += len(truth.dice)
+            tally[3] += len(dice)
+            for t in truth.dice:
+                near = [d for d in dice if np.hypot(d.x - t.x, d.y - t.y) < 0.5 * max(t.w, t.h)]
+                tally[1] += bool(near)
+                tally[2] += bool(near) and near[0].face == t.face
+    print(f"pip dice: {args.pip_scenes} rendered calibrated mat scenes of 6 dice")
+    for name, (total, found, right, reported) in tallies.items():
+        print(f"  {name:<34} {found}/{total} dice found, {right} read right, {reported} reported")
+
+
 def run_speed(args) -> None:
     size = (1280, 720)
     calibration = calibrate(empty_frames(args.seed, size=size, count=3), name="bench")
@@ -219,11 +249,14 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[1])
     parser.add_argument("--scenes", type=int, default=120, help="rendered mat scenes (default 120)")
     parser.add_argument("--frames", type=int, default=6, help="synthetic camera games (default 6)")
+    parser.add_argument("--pip-scenes", type=int, default=25, help="d6-pips scenes (default 25)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-before", action="store_true", help="only the tray finder (faster)")
     args = parser.parse_args(argv)
     run_scenes(args)
     run_camera(args)
+    if args.pip_scenes:
+        run_pips(args)
     run_speed(args)
     return 0
 
