@@ -492,7 +492,7 @@ class FateLoop(TableLoop):
             fix = face_menu(value + 1, faces[value], 1.0, self._face_names())
             self._open(Menu("fix", fix.title.replace("Check", "Correct"), fix.items, context=value))
         elif menu.kind == "fix":
-            self._fix_die(menu.context, value)
+            self._correct_die(menu.context, value)
         elif menu.kind == "reward":
             self._play_and_show({**menu.context, "reward": value})
         elif isinstance(value, tuple) and value[0] == "reward":
@@ -673,21 +673,7 @@ class FateLoop(TableLoop):
             return list(last["faces"])
         return list(self.state.fate_roll)
 
-    def _direct_face(self, command: str) -> None:
-        """``face:N:NAME``: confirm a flagged die, or correct die N of the last roll read."""
-        try:
-            _, number, face = command.split(":", 2)
-            index = int(number) - 1
-        except ValueError:
-            raise RuleError(f"expected face:N:FACE, got {command!r}") from None
-        if face not in self._face_names():
-            raise RuleError(f"{face!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
-        if self.pending is not None and self.pending.flagged and self.pending.flagged[0] == index:
-            self._confirm_face(face)
-        else:
-            self._fix_die(index, face)
-
-    def _fix_die(self, index: int, face: str) -> None:
+    def _correct_die(self, index: int, face: str) -> None:
         """Correct die ``index`` of the last dice event: undo it, note it, play it corrected."""
         last = self._last_dice_event()
         if last is None or "faces" not in last:

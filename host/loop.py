@@ -664,10 +664,15 @@ class TableLoop:
             raise RuleError(f"{face!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
         if self.pending is not None and self.pending.flagged and self.pending.flagged[0] == index:
             self._confirm_face(face)
-        elif self.state.roll_number >= 1 and 0 <= index < len(self.state.faces):
+        else:
+            self._correct_die(index, face)
+
+    def _correct_die(self, index: int, face: str) -> None:
+        """Die ``index`` of the roll already accepted is really ``face`` (games override this)."""
+        if self.state.roll_number >= 1 and 0 <= index < len(self.state.faces):
             self._fix_accepted_die(index, face)
         else:
-            raise RuleError(f"there is no die {number} to correct now")
+            raise RuleError(f"there is no die {index + 1} to correct now")
 
     def _typed_roll(self, command: str) -> None:
         """``roll:F1,F2,...`` from a panel or keyboard: the whole roll typed in, read with full confidence."""
