@@ -58,6 +58,20 @@ class DemoStats:
     slips: int = 0          # BELLS thrown again by mistake (the box must refuse those rolls)
 
 
+def demo_presenters(out: Path, size: tuple[int, int], clock, quiet: bool):
+    """The demo's outputs: e-ink screens as PNGs, a recorder of what was shown, the terminal.
+
+    Returns ``(panel, eink, recorder, presenters)``.
+    """
+    panel = PngPanel(out, size)
+    eink = EinkScreen(panel, min_interval=3.0, clock=clock)
+    recorder = RecordingPresenter()
+    presenters = [eink, recorder]
+    if not quiet:
+        presenters.append(TerminalPresenter(screens=False, prefix="    "))
+    return panel, eink, recorder, presenters
+
+
 class DemoTable:
     """Scripted players at a table with a synthetic camera; see the module docstring."""
 
@@ -65,12 +79,7 @@ class DemoTable:
                  camera=None):
         self.table, self.rng, self.quiet = table, rng, quiet
         self.clock = SimClock()
-        self.panel = PngPanel(out, size)
-        self.eink = EinkScreen(self.panel, min_interval=3.0, clock=self.clock)
-        self.recorder = RecordingPresenter()
-        presenters = [self.eink, self.recorder]
-        if not quiet:
-            presenters.append(TerminalPresenter(screens=False, prefix="    "))
+        self.panel, self.eink, self.recorder, presenters = demo_presenters(out, size, self.clock, quiet)
         self.vision_note = ""
         if camera is None:
             camera, self.vision_note = make_camera(self.clock, rng, overlay_dir=Path(out) / "reads",

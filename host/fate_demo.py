@@ -23,10 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from host.demo_table import DemoTable, Misread, ScriptedCamera, SimClock, SyntheticTable, calibrate_synthetic
-from host.eink import EinkScreen, PngPanel
+from host.demo_table import DemoTable, Misread, demo_presenters, ScriptedCamera, SimClock, SyntheticTable, calibrate_synthetic
 from host.fate_table import DICE_SET, FateLoop, story_pages
-from host.presenters import RecordingPresenter, TerminalPresenter
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
 SOLO_PLAYERS = ["Holly"]
@@ -100,12 +98,7 @@ class FateDemo:
                  camera=None, virtual_fate: bool = False, max_turns: int = MAX_TURNS):
         self.table, self.rng, self.quiet, self.max_turns = table, rng, quiet, max_turns
         self.clock = SimClock()
-        self.panel = PngPanel(out, size)
-        self.eink = EinkScreen(self.panel, min_interval=3.0, clock=self.clock)
-        self.recorder = RecordingPresenter()
-        presenters = [self.eink, self.recorder]
-        if not quiet:
-            presenters.append(TerminalPresenter(screens=False, prefix="    "))
+        self.panel, self.eink, self.recorder, presenters = demo_presenters(out, size, self.clock, quiet)
         self.vision_note = ""
         if camera is None:
             camera, self.vision_note = make_fate_camera(self.clock, rng, overlay_dir=Path(out) / "reads")
@@ -400,18 +393,13 @@ class FateDemo:
 
 def run(args) -> int:
     """``dicewatch demo --game christmas-romance``: see the module docstring."""
-    from host.commands.demo import parse_size
+    from host.commands.demo import parse_size, prepare_out
     from host.session_store import SessionStore
     from rules import get_game
 
     size = parse_size(args.size)
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for old in list(out.glob("screen-*.png")) + list(out.glob("reads/read-*.png")):
-            old.unlink()
-    except OSError as exc:
-        print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
+    out = prepare_out(args.out)
+    if out is None:
         return 1
     started = time.perf_counter()
     mode = getattr(args, "mode", None) or "solo"

@@ -57,6 +57,19 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def prepare_out(folder: str) -> Path | None:
+    """Make --out ready: created, last run's screens and overlays removed. None (said why) if not."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for old in list(out.glob("screen-*.png")) + list(out.glob("reads/read-*.png")):
+            old.unlink()
+    except OSError as exc:
+        print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
+        return None
+    return out
+
+
 def run(args) -> int:
     if args.game == "christmas-romance":
         from host.fate_demo import run as fate_demo
@@ -64,13 +77,8 @@ def run(args) -> int:
     from host.demo_table import DemoTable
 
     size = parse_size(args.size)
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for old in list(out.glob("screen-*.png")) + list(out.glob("reads/read-*.png")):
-            old.unlink()
-    except OSError as exc:
-        print(f"dicewatch demo: cannot use --out {out}: {exc.strerror}", file=sys.stderr)
+    out = prepare_out(args.out)
+    if out is None:
         return 1
     started = time.perf_counter()
     game = get_game(args.game)
