@@ -455,10 +455,7 @@ class FateLoop(TableLoop):
             self.show_home()
 
     def _undo(self) -> None:
-        if self.pending is not None:
-            self.pending, self.menu = None, None
-            self._show(Screen("prompt", title="Read dropped", lines=("roll again, or put the dice back",)))
-            self._status(WAITING)
+        if self._drop_pending_read():
             return
         if self.menu is not None:
             self.menu = None

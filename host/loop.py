@@ -508,11 +508,17 @@ class TableLoop:
         self._status(WAITING, bar=0)
         self.start()
 
+    def _drop_pending_read(self) -> bool:
+        """Undo while a read waits for its check: forget that read (nothing was stored yet)."""
+        if self.pending is None:
+            return False
+        self.pending, self.menu = None, None
+        self._show(Screen("prompt", title="Read dropped", lines=("roll again or put the dice back",)))
+        self._status(WAITING)
+        return True
+
     def _undo(self) -> None:
-        if self.pending is not None:
-            self.pending, self.menu = None, None
-            self._show(Screen("prompt", title="Read dropped", lines=("roll again or put the dice back",)))
-            self._status(WAITING)
+        if self._drop_pending_read():
             return
         if self.wizard is not None:
             if not self.wizard.back():
