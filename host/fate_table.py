@@ -380,11 +380,7 @@ class FateLoop(TableLoop):
 
     # -- commands ----------------------------------------------------------------------------
     def _handle(self, command: str) -> None:
-        if command.startswith("face:"):
-            self._direct_face(command)
-            return
-        if command.startswith("roll:"):
-            self._typed_roll(command)
+        if self._dice_named(command):
             return
         if command in ("left", "right"):
             if self.menu is not None:

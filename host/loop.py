@@ -378,12 +378,18 @@ class TableLoop:
         except RuleError as exc:
             self._error("Not allowed", str(exc))
 
-    def _handle(self, command: str) -> None:
+    def _dice_named(self, command: str) -> bool:
+        """Commands that name dice outright (a panel's ``face:N:FACE``, ``roll:F1,F2,..``); True if handled."""
         if command.startswith("face:"):
             self._direct_face(command)
-            return
+            return True
         if command.startswith("roll:"):
             self._typed_roll(command)
+            return True
+        return False
+
+    def _handle(self, command: str) -> None:
+        if self._dice_named(command):
             return
         if command in ("left", "right"):
             step = 1 if command == "right" else -1
