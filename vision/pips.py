@@ -31,7 +31,7 @@ from vision.roll import Die, Roll
 MODELS = Path(__file__).resolve().parent / "models"
 FIND_SIZE = 320   # must match vision/training/train_finder.py
 STRIDE = 4
-CROP = 32         # must match vision/training/train_faces.py
+CROP = 32         # default crop side; a model's own is "crop" in pip_reader.json
 CONTEXT = 1.35
 PAD = 127
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -77,8 +77,8 @@ def peaks(maps: np.ndarray, scale: float, threshold: float) -> list[Find]:
     return finds
 
 
-def crop(frame: np.ndarray, find: Find) -> np.ndarray:
-    """CROP x CROP square around a die, CONTEXT x its size, edge-reflected off the frame."""
+def crop(frame: np.ndarray, find: Find, out: int = CROP) -> np.ndarray:
+    """out x out square around a die, CONTEXT x its size, edge-reflected off the frame."""
     side = max(4, int(round(CONTEXT * max(find.w, find.h))))
     x0, y0 = int(round(find.x - side / 2)), int(round(find.y - side / 2))
     fh, fw = frame.shape[:2]
@@ -87,8 +87,8 @@ def crop(frame: np.ndarray, find: Find) -> np.ndarray:
         frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REFLECT)
         x0, y0 = x0 + pad, y0 + pad
     roi = frame[max(0, y0):y0 + side, max(0, x0):x0 + side]
-    interp = cv2.INTER_AREA if side > CROP else cv2.INTER_LINEAR
-    return cv2.resize(roi, (CROP, CROP), interpolation=interp)
+    interp = cv2.INTER_AREA if side > out else cv2.INTER_LINEAR
+    return cv2.resize(roi, (out, out), interpolation=interp)
 
 
 def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -96,6 +96,16 @@ def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def trust_features(p: np.ndarray, heat: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Per read (rows of softmax ``p`` over faces 1..6 + "no die", finder ``heat``, die
+    ``size`` in pixels): what says whether a read is right, for the confidence model."""
+    top2 = np.sort(p[:, :6], axis=1)[:, -2:]
+    eps = 1e-6
+    return np.column_stack([np.log(top2[:, 1] + eps) - np.log(1 - top2[:, 1] + eps),
+                            np.log(top2[:, 1] - top2[:, 0] + eps),
+                            np.log(p[:, 6] + eps), heat, np.log(np.maximum(size, 1.0))])
 
 
 def box_outline(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
@@ -119,6 +129,27 @@ class PipReader:
         self.turns = int(turns or settings.get("turns", 4))
         self.find_threshold = float(find_threshold or settings["find_threshold"])
         self.min_die_prob = float(settings.get("min_die_prob", 0.5))
+        self.crop_side = int(settings.get("crop", CROP))
+        knots = settings.get("confidence_knots")
+        self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
+        trust = settings.get("trust")
+        self.trust = (np.array(trust["weights"], float), float(trust["bias"])) if trust else None
+
+    def confidences(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
+        """The reported confidence of each read: a trust score (fitted on validation photos
+        from the face probabilities, the finder's score and the die's size) put through the
+        fitted curve; without those settings, the face probability itself."""
+        k = np.argmax(probs[:, :6], axis=1)
+        score = probs[np.arange(len(k)), k]
+        if self.trust is not None:
+            x = trust_features(probs, np.array([f.score for f in finds]),
+                               np.array([max(f.w, f.h) for f in finds]))
+            score = 1.0 / (1.0 + np.exp(-(x @ self.trust[0] + self.trust[1])))
+        return np.interp(score, *self.knots) if self.knots else score
+
+    def crops(self, frame: np.ndarray, finds: list[Find]) -> list[np.ndarray]:
+        """The face reader's input crop for each find."""
+        return [crop(frame, f, self.crop_side) for f in finds]
 
     def find(self, frame: np.ndarray) -> list[Find]:
         canvas, scale = letterbox(frame)
@@ -142,12 +173,12 @@ class PipReader:
         finds = self.find(frame)
         dice = []
         if finds:
-            probs = softmax(self.logits([crop(frame, f) for f in finds]), self.temperature)
-            for f, p in zip(finds, probs):
+            probs = softmax(self.logits(self.crops(frame, finds)), self.temperature)
+            for f, p, confidence in zip(finds, probs, self.confidences(probs, finds)):
                 if 1.0 - p[6] < self.min_die_prob:
                     continue  # the face reader says there is no die here
                 k = int(np.argmax(p[:6]))
-                dice.append(Die(face=FACES[k], confidence=float(p[k]), x=f.x, y=f.y, w=f.w,
+                dice.append(Die(face=FACES[k], confidence=float(confidence), x=f.x, y=f.y, w=f.w,
                                 h=f.h, outline=box_outline(f.x, f.y, f.w, f.h)))
         dice.sort(key=lambda d: (round(d.y / max(d.h, 1.0)), d.x))
         h, w = frame.shape[:2]

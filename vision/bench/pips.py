@@ -1,7 +1,7 @@
 """Pip-dice reading on the shared real photos: the learned reader against the classic counter.
 
   python -m vision.bench.pips [--split test|val|train|all] [--folder NAME] [--json DIR]
-                              [--data DIR] [--turns N] [--no-classic]
+                              [--data DIR] [--turns N] [--models DIR] [--no-classic]
 
 Per folder of ../shared/data/d6-real, on the chosen side of the fixed split
 (vision/training/split.py; default 'test' = the held-out photos no model was trained or
@@ -39,13 +39,14 @@ METHODS = ("learned", "classic")
 
 # ----------------------------------------------------------------------------- child process
 
-def worker(method: str, root: Path, folder: str, split: str, turns: int | None) -> int:
+def worker(method: str, root: Path, folder: str, split: str, turns: int | None,
+           models: Path | None = None) -> int:
     """Read the photos and print one JSON line each, then a line with peak memory."""
     import cv2
     cv2.setNumThreads(1)
     if method == "learned":
         from vision.pips import PipReader
-        read = PipReader(turns=turns)
+        read = PipReader(turns=turns, **({"models": models} if models else {}))
     else:
         from vision import classic
         read = classic.read_frame
@@ -63,12 +64,14 @@ def worker(method: str, root: Path, folder: str, split: str, turns: int | None) 
     return 0
 
 
-def run_child(method, root, folder, split, turns) -> tuple[list[dict], float, float, float]:
+def run_child(method, root, folder, split, turns, models=None) -> tuple[list[dict], float, float, float]:
     """(reads, peak MB, whole-process wall seconds, whole-process CPU seconds)."""
     cmd = [sys.executable, "-m", "vision.bench.pips", "--worker", method, "--data", str(root),
            "--folder", folder, "--split", split]
     if turns:
         cmd += ["--turns", str(turns)]
+    if models:
+        cmd += ["--models", str(models)]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
@@ -150,10 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, metavar="DIR", help="also write the reads as JSON lines here")
     ap.add_argument("--turns", type=int, choices=(1, 2, 4), help="readings per die (default: the model's)")
     ap.add_argument("--no-classic", action="store_true", help="skip the classic pip counter")
+    ap.add_argument("--models", type=Path, help="read with the models in this folder (default: vision/models)")
     ap.add_argument("--worker", choices=METHODS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        return worker(args.worker, args.data, args.folder[0], args.split, args.turns)
+        return worker(args.worker, args.data, args.folder[0], args.split, args.turns, args.models)
     if not args.data.is_dir():
         print(f"vision.bench.pips: no photos at {args.data}; nothing to measure", file=sys.stderr)
         return 1
@@ -163,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.folder or FOLDERS:
         results = {}
         for method in methods:
-            reads, peak, wall, cpu = run_child(method, args.data, folder, args.split, args.turns)
+            reads, peak, wall, cpu = run_child(method, args.data, folder, args.split, args.turns,
+                                                   args.models if method == "learned" else None)
             results[method] = {"tally": score(reads, args.data, folder, args.split), "peak_mb": peak,
                                "wall": wall, "cpu": cpu, "ms": [r["ms"] for r in reads] or [math.nan],
                                "cpu_ms": [r["cpu_ms"] for r in reads] or [math.nan]}

@@ -20,13 +20,17 @@ def main(argv=None):
     ap.add_argument("--finder", type=Path)
     ap.add_argument("--faces", type=Path)
     ap.add_argument("--out", type=Path, default=Path("vision/models"))
+    ap.add_argument("--crop", type=int, default=32, help="the face reader's crop side")
+    ap.add_argument("--width", default="24,48,96", help="the face reader's stage channels")
+    ap.add_argument("--norm-input", action="store_true", help="the face reader normalises its input")
     args = ap.parse_args(argv)
     if args.finder:
         net = Finder()
         net.load_state_dict(torch.load(args.finder))
         train_finder.export(net, args.out / "pip_finder.onnx", weights=False)
     if args.faces:
-        net = FaceNet()
+        train_faces.CROP = args.crop
+        net = FaceNet(width=tuple(int(w) for w in args.width.split(",")), norm_input=args.norm_input)
         net.load_state_dict(torch.load(args.faces))
         train_faces.export(net, args.out / "pip_faces.onnx", weights=False)
 

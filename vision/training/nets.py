@@ -44,9 +44,13 @@ class Finder(nn.Module):
 
 
 class FaceNet(nn.Module):
-    def __init__(self, classes=7, width=(24, 48, 96)):
+    """``norm_input``: each crop's channels are first brought to zero mean and unit spread
+    (so dark smoky dice with dim pips look as contrasty as white ones)."""
+
+    def __init__(self, classes=7, width=(24, 48, 96), norm_input=False):
         super().__init__()
         a, b, c = width
+        self.norm = nn.InstanceNorm2d(3, eps=1e-3) if norm_input else nn.Identity()
         self.body = nn.Sequential(
             conv(3, a), conv(a, a, 2),          # /2
             conv(a, b), conv(b, b, 2),          # /4
@@ -55,4 +59,4 @@ class FaceNet(nn.Module):
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, classes))
 
     def forward(self, x):
-        return self.body(x)
+        return self.body(self.norm(x))

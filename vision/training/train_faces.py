@@ -22,19 +22,21 @@ from vision.training.augment import affine, load, photometric, synthetic_pool
 from vision.training.nets import FaceNet
 from vision.training.split import photos
 
-CROP = 32          # network input, pixels
+CROP = 32          # network input, pixels (default; --crop changes it, the reader reads it
+                   # from models/pip_reader.json)
 CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
 NO_DIE = 6         # class index of "no die here"
 
 
-def crop(image, cx, cy, size, angle=0.0, flip=False):
-    """CROP x CROP crop around a die (turned, mirrored); big shrinks go through an area
-    resize like the reader's, so large dice are not aliased."""
-    scale = CROP / (CONTEXT * size)
+def crop(image, cx, cy, size, angle=0.0, flip=False, side=None):
+    """side x side crop (default CROP) around a die (turned, mirrored); big shrinks go
+    through an area resize like the reader's, so large dice are not aliased."""
+    side = side or CROP
+    scale = side / (CONTEXT * size)
     k = max(1, int(math.ceil(0.6 / scale)))
-    m = affine((cx, cy), angle, scale * k, flip, (k * CROP / 2, k * CROP / 2))
-    out = cv2.warpAffine(image, m, (k * CROP, k * CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    return out if k == 1 else cv2.resize(out, (CROP, CROP), interpolation=cv2.INTER_AREA)
+    m = affine((cx, cy), angle, scale * k, flip, (k * side / 2, k * side / 2))
+    out = cv2.warpAffine(image, m, (k * side, k * side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return out if k == 1 else cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def far_from_dice(x, y, size, dice, margin=0.7):
@@ -111,6 +113,13 @@ def val_set(pool):
     return to_tensor(xs), torch.tensor(ys)
 
 
+def accuracy(net, x, y):
+    net.eval()
+    with torch.no_grad():
+        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)]).argmax(1)
+    return (pred == y).float().mean().item()
+
+
 def export(net, out, weights=True):
     """Write the ONNX file (batch of CROP x CROP crops) and the torch weights beside it."""
     net.eval()
@@ -123,6 +132,7 @@ def export(net, out, weights=True):
 
 
 def main(argv=None):
+    global CROP
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12)
     ap.add_argument("--threads", type=int, default=2)
@@ -135,7 +145,15 @@ def main(argv=None):
                     help="add the finder's false finds on the training photos as 'no die' crops")
     ap.add_argument("--neg-rate", type=float, default=0.25, help="share of 'no die' crops")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
+    ap.add_argument("--crop", type=int, default=32, help="crop side in pixels (multiple of 8)")
+    ap.add_argument("--width", default="24,48,96", help="channels of the three stages")
+    ap.add_argument("--norm-input", action="store_true",
+                    help="normalise each crop's channels inside the network first")
+    ap.add_argument("--tray-repeat", type=int, default=1,
+                    help="draw the tray photos (byler-train) this many times as often")
     args = ap.parse_args(argv)
+    CROP = args.crop
+    width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -145,10 +163,14 @@ def main(argv=None):
     hard = hard_negatives(train[:n_tray], args.hard_from) if args.hard_from else None
     if hard is not None:
         print(f"hard negatives: {len(hard)}", flush=True)
+    train += train[:n_tray] * (args.tray_repeat - 1)  # same arrays, drawn more often
     train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
-    vx, vy = val_set([load(p) for p in photos(side="val")])
-    print(f"train photos + scenes {len(train)}, val dice {len(vy)}", flush=True)
-    net = FaceNet()
+    val_tray = [load(p) for p in photos(folder="byler-train", side="val")]
+    vx, vy = val_set(val_tray + [load(p) for p in photos(folder="epanemu-train", side="val")])
+    tx, ty = val_set(val_tray)
+    print(f"train photos + scenes {len(train)}, val dice {len(vy)} (tray {len(ty)}), crop {CROP}, "
+          f"width {width}", flush=True)
+    net = FaceNet(width=width, norm_input=args.norm_input)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -167,15 +189,12 @@ def main(argv=None):
         opt.zero_grad(); loss.backward(); opt.step()
         step += 1
         if step % 100 == 0:
-            net.eval()
-            with torch.no_grad():
-                pred = torch.cat([net(vx[i:i + 512]) for i in range(0, len(vx), 512)]).argmax(1)
-            acc = (pred == vy).float().mean().item()
+            acc = accuracy(net, vx, vy)
             if acc >= best:
                 best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
                 torch.save(best_state, Path(args.out).with_suffix(".best.pt"))
             print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} val acc {acc:.4f} "
-                  f"best {best:.4f}", flush=True)
+                  f"(tray {accuracy(net, tx, ty):.4f}) best {best:.4f}", flush=True)
     net.load_state_dict(best_state or net.state_dict())
     export(net, args.out)
     print(f"wrote {args.out} (val acc {best:.4f})", flush=True)

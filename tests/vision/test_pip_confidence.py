@@ -1,0 +1,69 @@
+"""How the pip reader's confidence is fitted (vision/training/calibrate.py) and applied
+(vision/pips.py): monotone, selective at 0.9, never more sure than the validation reads."""
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from vision import pips
+from vision.training.calibrate import confidence_knots, isotonic, logistic_fit
+
+
+def test_isotonic_is_non_decreasing_and_keeps_the_mean():
+    rng = np.random.default_rng(0)
+    y = (rng.random(300) < np.linspace(0.1, 0.99, 300)).astype(float)
+    fit = isotonic(y)
+    assert np.all(np.diff(fit) >= -1e-12)
+    assert fit.mean() == pytest.approx(y.mean())
+    assert np.array_equal(isotonic(np.array([0.0, 0.5, 1.0])), [0.0, 0.5, 1.0])
+
+
+def reads(n=3000, seed=1):
+    """Scores in 0..1 whose reads are right more often the higher the score."""
+    rng = np.random.default_rng(seed)
+    q = rng.random(n)
+    right = rng.random(n) < np.clip(0.3 + 0.72 * q, 0, 1)
+    return q, right
+
+
+def test_reads_at_confidence_0_9_or_more_meet_the_target():
+    q, right = reads()
+    knots = confidence_knots(q, right, target=0.99)
+    qs, cs = map(np.array, zip(*knots))
+    assert np.all(np.diff(qs) > 0) and np.all(np.diff(cs) >= 0)
+    conf = np.interp(q, qs, cs)
+    sure = conf >= 0.9
+    assert sure.sum() >= 100
+    assert right[sure].mean() >= 0.99
+    # below the cut the confidence follows the share right
+    middle = (conf > 0.4) & (conf < 0.8)
+    assert abs(right[middle].mean() - conf[middle].mean()) < 0.08
+
+
+def test_nothing_reads_sure_when_no_slice_is_good_enough():
+    q, right = reads()
+    right[np.argsort(-q)[:50:5]] = False  # errors among the very top reads
+    knots = confidence_knots(q, right, target=0.999)
+    assert max(c for _, c in knots) < 0.9
+
+
+def test_logistic_fit_finds_the_telling_feature():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(2000, 3))
+    y = rng.random(2000) < 1 / (1 + np.exp(-(3 * x[:, 1] - 1)))
+    w, b = logistic_fit(x, y, l2=0.1)
+    assert abs(w[1] - 3) < 0.5 and abs(w[0]) < 0.3 and abs(w[2]) < 0.3 and abs(b + 1) < 0.3
+
+
+def test_reader_applies_the_fitted_curve(tmp_path):
+    for name in ("pip_finder.onnx", "pip_faces.onnx", "pip_reader.json"):
+        shutil.copy(pips.MODELS / name, tmp_path / name)
+    settings = json.loads((tmp_path / "pip_reader.json").read_text())
+    settings["trust"] = None
+    settings["confidence_knots"] = [[0.0, 0.0], [0.5, 0.2], [1.0, 0.6]]
+    (tmp_path / "pip_reader.json").write_text(json.dumps(settings))
+    reader = pips.PipReader(models=tmp_path)
+    probs = np.array([[0.75, 0.1, 0.05, 0.05, 0.03, 0.01, 0.01]])
+    find = pips.Find(10, 10, 30, 30, 0.9)
+    assert reader.confidences(probs, [find])[0] == pytest.approx(0.4)
