@@ -5,14 +5,19 @@
    maximum of the heatmap above ``find_threshold`` is a die: centre (with a sub-cell offset)
    and box size come from the other output channels, mapped back to frame pixels.
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
-   (square, ``CONTEXT`` x its size, resized to ``CROP`` px) and classified as face 1..6 or
-   "no die". Optionally (``turns`` 2 or 4) the crop is also read turned by quarter turns
-   and the logits averaged; the shipped settings read once (turning did not help on the
-   validation photos, and costs time).
-3. **Confidence**: softmax of the averaged logits divided by a temperature fitted on held-out
-   validation photos (``models/pip_reader.json``), raised until reads with confidence
-   >= 0.9 were right at least 99.7% of the time there; a tilted, half-hidden or unusual die
-   reads low. Finds that read as "no die" are dropped.
+   (square, ``CONTEXT`` x its size, resized to the model's crop side, ``crop`` in
+   ``pip_reader.json``) and classified as face 1..6 or "no die"; the network first evens out
+   each crop's colour channels, so a smoky die with dim red pips is as clear as a white one.
+   Optionally (``turns`` 2 or 4) the crop is also read turned by quarter turns and the
+   logits averaged; the shipped settings read once (turning did not help on the validation
+   photos, and costs time).
+3. **Confidence**: softmax of the logits divided by a fitted temperature; then a small
+   logistic "trust" model (face probability, margin over the second face, "no die"
+   probability, finder score, die size) and a monotone curve, both fitted on held-out
+   validation photos (``models/pip_reader.json``), turn each read into the reported
+   confidence: >= 0.9 only for the kind of read that was right nearly always there, below
+   that the share right seen there. A tilted, half-hidden or unusual die reads low. Finds
+   that read as "no die" are dropped.
 
 Both networks were trained by ``vision/training`` on the shared real photos; see
 ``models/PROVENANCE.md``.
