@@ -52,6 +52,15 @@ class Find:
     score: float
 
 
+def load_net(path: Path):
+    """An ONNX model for cv2.dnn. OpenCV 5's classic engine runs these small conv nets about
+    a third faster than its default (same outputs to ~1e-5); older OpenCV has only that one."""
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=engine)
+
+
 def letterbox(frame: np.ndarray, side: int = FIND_SIZE) -> tuple[np.ndarray, float]:
     """The frame shrunk (or grown) so its longer side is ``side``, padded to a square."""
     h, w = frame.shape[:2]
@@ -128,8 +137,8 @@ class PipReader:
     def __init__(self, *, models: Path = MODELS, turns: int | None = None,
                  find_threshold: float | None = None):
         settings = json.loads((Path(models) / "pip_reader.json").read_text())
-        self.finder = cv2.dnn.readNetFromONNX(str(Path(models) / "pip_finder.onnx"))
-        self.reader = cv2.dnn.readNetFromONNX(str(Path(models) / "pip_faces.onnx"))
+        self.finder = load_net(Path(models) / "pip_finder.onnx")
+        self.reader = load_net(Path(models) / "pip_faces.onnx")
         self.temperature = float(settings["temperature"])
         self.turns = int(turns or settings.get("turns", 4))
         self.find_threshold = float(find_threshold or settings["find_threshold"])
