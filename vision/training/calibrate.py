@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision import pips
-from vision.bench.scoring import Tally, labels_in_pixels
+from vision.bench.scoring import labels_in_pixels
 from vision.training.split import photos
 
 

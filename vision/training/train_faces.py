@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from pathlib import Path
 
 import cv2
@@ -19,6 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.training.augment import affine, load, photometric, synthetic_pool
+from vision.training.loop import train_for
 from vision.training.nets import FaceNet
 from vision.training.split import photos
 
@@ -174,28 +174,21 @@ def main(argv=None):
     if args.init:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
-    start = time.time()
-    deadline = start + args.minutes * 60
-    best, step, best_state = -1.0, 0, None
-    while time.time() < deadline:
-        frac = (time.time() - start) / (deadline - start)
-        for group in opt.param_groups:
-            group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
-        net.train()
+
+    def train_step():
         batch = [random_crop(train, rng, args.neg_rate, hard) for _ in range(args.batch)]
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
         loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
         opt.zero_grad(); loss.backward(); opt.step()
-        step += 1
-        if step % 100 == 0:
-            acc = accuracy(net, vx, vy)
-            if acc >= best:
-                best, best_state = acc, {k: v.clone() for k, v in net.state_dict().items()}
-                torch.save(best_state, Path(args.out).with_suffix(".best.pt"))
-            print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} val acc {acc:.4f} "
-                  f"(tray {accuracy(net, tx, ty):.4f}) best {best:.4f}", flush=True)
-    net.load_state_dict(best_state or net.state_dict())
+        return f"loss {loss.item():.3f}"
+
+    def validate():
+        acc = accuracy(net, vx, vy)
+        return acc, f"val acc {acc:.4f} (tray {accuracy(net, tx, ty):.4f})"
+
+    best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
+                     validate=validate, higher_is_better=True)
     export(net, args.out)
     print(f"wrote {args.out} (val acc {best:.4f})", flush=True)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from pathlib import Path
 
 import cv2
@@ -18,6 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.training.augment import affine, load, photometric, synthetic_pool
+from vision.training.loop import train_for
 from vision.training.nets import Finder
 from vision.training.split import photos
 
@@ -151,34 +151,25 @@ def main(argv=None):
     if args.init:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    deadline = time.time() + args.minutes * 60
-    start = time.time()
-    best, step, best_state = float("inf"), 0, None
-    while time.time() < deadline:
-        frac = (time.time() - start) / (deadline - start)
-        for group in opt.param_groups:
-            group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0)))
-        net.train()
+
+    def train_step():
         x, hm, rg, mk = make_batch(train, rng, args.batch, args.patch)
         loss, hl, rl = loss_fn(net(x), hm, rg, mk)
         opt.zero_grad(); loss.backward(); opt.step()
-        step += 1
-        if step % 100 == 0:
-            net.eval()
-            with torch.no_grad():
-                vl = 0.0
-                for i in range(0, len(val), 16):
-                    chunk = val[i:i + 16]
-                    vx = to_tensor([c[0] for c in chunk])
-                    vh, vr, vm = (torch.from_numpy(np.stack([c[1][k] for c in chunk])) for k in range(3))
-                    vl += loss_fn(net(vx), vh, vr, vm)[0].item() * len(chunk)
-                vl /= len(val)
-            if vl < best:
-                best, best_state = vl, {k: v.clone() for k, v in net.state_dict().items()}
-                torch.save(best_state, Path(args.out).with_suffix(".best.pt"))
-            print(f"step {step} {time.time() - start:.0f}s loss {loss.item():.3f} (heat {hl:.3f} "
-                  f"reg {rl:.3f}) val {vl:.3f} best {best:.3f}", flush=True)
-    net.load_state_dict(best_state or net.state_dict())
+        return f"loss {loss.item():.3f} (heat {hl:.3f} reg {rl:.3f})"
+
+    def validate():
+        vl = 0.0
+        for i in range(0, len(val), 16):
+            chunk = val[i:i + 16]
+            vx = to_tensor([c[0] for c in chunk])
+            vh, vr, vm = (torch.from_numpy(np.stack([c[1][k] for c in chunk])) for k in range(3))
+            vl += loss_fn(net(vx), vh, vr, vm)[0].item() * len(chunk)
+        vl /= len(val)
+        return vl, f"val {vl:.3f}"
+
+    best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
+                     validate=validate, higher_is_better=False)
     export(net, args.out)
     print(f"wrote {args.out} (val loss {best:.3f})", flush=True)
 
