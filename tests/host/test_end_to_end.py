@@ -3,16 +3,12 @@ and `dicewatch run` as a process stopped with SIGTERM."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 
 import pytest
+from sigterm_run import run_then_sigterm
 
-from host.loop import FrameWatcher, TableLoop
-from host.presenters import RecordingPresenter
+from host.loop import FrameWatcher
 from host.session_store import SessionStore
 from rules import get_game
 
@@ -64,26 +60,15 @@ def test_turns_filmed_by_the_synthetic_camera_go_through_vision_loop_and_rules(j
 @pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
 def test_run_stops_cleanly_on_sigterm_and_resumes(jbr_reader, dicewatch_home, tmp_path):
     screens = tmp_path / "screens"
-    command = [sys.executable, "-m", "host.cli", "run", "--players", "Ann,Ben,Cy", "--camera", "synthetic:3",
-               "--display", "png", "--png-dir", str(screens), "--no-gpio", "--no-characters", "--quiet"]
-    env = dict(os.environ, DICEWATCH_HOME=str(dicewatch_home))
-    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not list(screens.glob("*.png")) and child.poll() is None:
-        time.sleep(0.2)
-    time.sleep(1.0)
-    child.send_signal(signal.SIGTERM)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == 0, err
+    args = ["--players", "Ann,Ben,Cy", "--camera", "synthetic:3", "--no-gpio", "--no-characters", "--quiet"]
+    status, out, err = run_then_sigterm(args, dicewatch_home, screens)
+    assert status == 0, err
     assert "Traceback" not in err and "saved" in err
     written = sorted(screens.glob("*.png"))
     assert written and "sleep" in written[-1].name  # the display was put to sleep last
     with SessionStore(dicewatch_home / "sessions.db") as store:
         (info,) = store.list()
         assert info.players == ("Ann", "Ben", "Cy") and info.closed is None  # unfinished: resumable
-    again = subprocess.Popen(command + ["--resume"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
-    time.sleep(3)
-    again.send_signal(signal.SIGTERM)
-    _, err = again.communicate(timeout=30)
-    assert again.returncode == 0 and f"resumed session {info.id}" in err
+    # the screens are there already, so this one is stopped 3 s after it starts
+    status, _, err = run_then_sigterm(args + ["--resume"], dicewatch_home, screens, settle=3.0)
+    assert status == 0 and f"resumed session {info.id}" in err

@@ -3,13 +3,10 @@ snowflakes on the bar graph, melts and fate's-turn choices from the knob, win, l
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from sigterm_run import run_then_sigterm
 
 from host.devices import TableDevices, pins_for
 from host.fate_table import FateLoop, story_pages, table_options
@@ -310,18 +307,9 @@ def test_story_pages_and_run_options():
 @pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
 def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_home, tmp_path):
     screens = tmp_path / "screens"
-    command = [sys.executable, "-m", "host.cli", "run", "--game", "christmas-romance", "--mode", "solo",
-               "--virtual-fate", "--camera", "synthetic:3", "--display", "png", "--png-dir", str(screens),
-               "--no-gpio"]
-    env = dict(os.environ, DICEWATCH_HOME=str(dicewatch_home))
-    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not list(screens.glob("*.png")) and child.poll() is None:
-        time.sleep(0.2)
-    time.sleep(1.0)
-    child.send_signal(signal.SIGTERM)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == 0, err
+    status, out, err = run_then_sigterm(["--game", "christmas-romance", "--mode", "solo", "--virtual-fate",
+                                         "--camera", "synthetic:3", "--no-gpio"], dicewatch_home, screens)
+    assert status == 0, err
     assert "Traceback" not in err and "saved" in err
     assert "Player: round 1" in out and "bar -> 0/10" in out
     with SessionStore(dicewatch_home / "sessions.db") as store:

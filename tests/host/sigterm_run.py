@@ -1,0 +1,24 @@
+"""Run ``dicewatch run`` in a child process until it has drawn its first screen, then stop it
+with SIGTERM the way systemd does (shared by the Jingle Bell Roll and fate end-to-end tests)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+
+def run_then_sigterm(args: list[str], home, screens, settle: float = 1.0) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``host.cli run ARGS --display png --png-dir SCREENS``
+    stopped ``settle`` seconds after its first screen (or after 60 s without one)."""
+    command = [sys.executable, "-m", "host.cli", "run", *args, "--display", "png", "--png-dir", str(screens)]
+    env = dict(os.environ, DICEWATCH_HOME=str(home))
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(screens.glob("*.png")) and child.poll() is None:
+        time.sleep(0.2)
+    time.sleep(settle)
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=30)
+    return child.returncode, out, err
