@@ -108,3 +108,11 @@ def test_classic_counter_counts_clean_pips():
 
 def test_classic_counter_on_blank_frame():
     assert classic.read_frame(np.full((200, 200, 3), 128, np.uint8)).dice == ()
+
+
+def test_shipped_models_stay_small():
+    """The run-time models (ONNX, read by cv2.dnn) stay under 2 MB together."""
+    from vision.pips import MODELS
+    sizes = {p.name: p.stat().st_size for p in MODELS.glob("*.onnx")}
+    assert {"pip_finder.onnx", "pip_faces.onnx"} <= set(sizes)
+    assert sum(sizes.values()) < 2_000_000, sizes
