@@ -105,6 +105,13 @@ def crop(frame: np.ndarray, find: Find, out: int = CROP) -> np.ndarray:
     return cv2.resize(roi, (out, out), interpolation=interp)
 
 
+def run_finder(finder, frame: np.ndarray, threshold: float) -> list[Find]:
+    """The finder network on one frame: its heatmap's peaks above ``threshold``, in frame pixels."""
+    canvas, scale = letterbox(frame)
+    finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
+    return peaks(finder.forward()[0], scale, threshold)
+
+
 def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
     z = logits / temperature
     z = z - z.max(axis=1, keepdims=True)
@@ -165,11 +172,9 @@ class PipReader:
         """The face reader's input crop for each find."""
         return [crop(frame, f, self.crop_side) for f in finds]
 
-    def find(self, frame: np.ndarray) -> list[Find]:
-        canvas, scale = letterbox(frame)
-        self.finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
-        maps = self.finder.forward()[0]
-        return peaks(maps, scale, self.find_threshold)
+    def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
+        """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``)."""
+        return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold)
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""

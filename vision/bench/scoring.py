@@ -12,6 +12,21 @@ from dataclasses import dataclass, field
 FACE_NAMES = ("1", "2", "3", "4", "5", "6")
 
 
+def pair_up(reads: list[dict], labels: list[dict]) -> dict[int, int]:
+    """Read index -> label index for every matched read (the module docstring's rule)."""
+    pairs = sorted((math.hypot(p["x"] - g["x"], p["y"] - g["y"]), i, j)
+                   for i, p in enumerate(reads) for j, g in enumerate(labels))
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for d, i, j in pairs:
+        g = labels[j]
+        if i in matched or j in used or d > max(0.75 * max(g["w"], g["h"]), 15):
+            continue
+        matched[i] = j
+        used.add(j)
+    return matched
+
+
 @dataclass
 class Tally:
     """Running counts over many photos."""
@@ -31,22 +46,16 @@ class Tally:
         self.images += 1
         self.labelled += len(labels)
         self.predicted += len(reads)
-        pairs = sorted((math.hypot(p["x"] - g["x"], p["y"] - g["y"]), i, j)
-                       for i, p in enumerate(reads) for j, g in enumerate(labels))
-        used_p: dict[int, int] = {}
-        used_g: set[int] = set()
+        used_p = pair_up(reads, labels)
         right_here = 0
-        for d, i, j in pairs:
+        for i, j in used_p.items():
             g = labels[j]
-            if i in used_p or j in used_g or d > max(0.75 * max(g["w"], g["h"]), 15):
-                continue
-            used_p[i] = j
-            used_g.add(j)
             self.matched += 1
             ok = str(reads[i]["face"]) == g["face"]
             self.right += ok
             right_here += ok
             self._count(g["face"], str(reads[i]["face"]))
+        used_g = set(used_p.values())
         for j, g in enumerate(labels):
             if j not in used_g:
                 self._count(g["face"], "missed")

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import pips
-from vision.bench.scoring import labels_in_pixels
+from vision.bench.scoring import labels_in_pixels, pair_up
 from vision.training.split import photos
 
 
@@ -38,9 +37,7 @@ def collect(reader: pips.PipReader, side: str = "val", low: float = 0.1):
     for n, photo in enumerate(photos(side=side)):
         frame = cv2.imread(str(photo.image))
         h, w = frame.shape[:2]
-        canvas, scale = pips.letterbox(frame)
-        reader.finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
-        finds = pips.peaks(reader.finder.forward()[0], scale, low)
+        finds = reader.find(frame, low)
         labels = labels_in_pixels(photo.dice, w, h)
         if not finds:
             rows.append((n, len(labels), None, None, None, photo.folder, None))
@@ -54,16 +51,9 @@ def collect(reader: pips.PipReader, side: str = "val", low: float = 0.1):
 
 def match(finds, labels) -> list[int]:
     """The labelled face index (0..5) each find matches, or 6 (score_reads' rule)."""
-    pairs = sorted((math.hypot(f.x - g["x"], f.y - g["y"]), i, j)
-                   for i, f in enumerate(finds) for j, g in enumerate(labels))
-    out, used_g = [6] * len(finds), set()
-    used_f = set()
-    for d, i, j in pairs:
-        g = labels[j]
-        if i in used_f or j in used_g or d > max(0.75 * max(g["w"], g["h"]), 15):
-            continue
-        used_f.add(i); used_g.add(j)
-        out[i] = int(g["face"]) - 1
+    out = [6] * len(finds)
+    for i, j in pair_up([{"x": f.x, "y": f.y} for f in finds], labels).items():
+        out[i] = int(labels[j]["face"]) - 1
     return out
 
 

@@ -50,12 +50,10 @@ def hard_negatives(pool, finder_onnx, threshold=0.2):
     """Where the finder fires on a training photo but no die is labelled (the tray's round
     buttons, pip-like specks): (pool index, x, y, size) rows, to be learned as "no die"."""
     from vision import pips
-    finder = cv2.dnn.readNetFromONNX(str(finder_onnx))
+    finder = pips.load_net(finder_onnx)
     rows = []
     for n, (image, dice) in enumerate(pool):
-        canvas, scale = pips.letterbox(image)
-        finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
-        for f in pips.peaks(finder.forward()[0], scale, threshold):
+        for f in pips.run_finder(finder, image, threshold):
             if not len(dice) or np.all(np.hypot(dice[:, 1] - f.x, dice[:, 2] - f.y)
                                        > np.maximum(0.75 * dice[:, 3:5].max(axis=1), 15)):
                 rows.append((n, f.x, f.y, max(f.w, f.h)))
