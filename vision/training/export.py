@@ -29,10 +29,9 @@ def main(argv=None):
         net.load_state_dict(torch.load(args.finder))
         train_finder.export(net, args.out / "pip_finder.onnx", weights=False)
     if args.faces:
-        train_faces.CROP = args.crop
         net = FaceNet(width=tuple(int(w) for w in args.width.split(",")), norm_input=args.norm_input)
         net.load_state_dict(torch.load(args.faces))
-        train_faces.export(net, args.out / "pip_faces.onnx", weights=False)
+        train_faces.export(net, args.out / "pip_faces.onnx", weights=False, side=args.crop)
 
 
 if __name__ == "__main__":

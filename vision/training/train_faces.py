@@ -22,16 +22,15 @@ from vision.training.loop import train_for
 from vision.training.nets import FaceNet
 from vision.training.split import photos
 
-CROP = 32          # network input, pixels (default; --crop changes it, the reader reads it
+CROP = 32          # default network input side, pixels (--crop; the reader takes the side
                    # from models/pip_reader.json)
 CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
 NO_DIE = 6         # class index of "no die here"
 
 
-def crop(image, cx, cy, size, angle=0.0, flip=False, side=None):
-    """side x side crop (default CROP) around a die (turned, mirrored); big shrinks go
-    through an area resize like the reader's, so large dice are not aliased."""
-    side = side or CROP
+def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP):
+    """side x side crop around a die (turned, mirrored); big shrinks go through an area
+    resize like the reader's, so large dice are not aliased."""
     scale = side / (CONTEXT * size)
     k = max(1, int(math.ceil(0.6 / scale)))
     m = affine((cx, cy), angle, scale * k, flip, (k * side / 2, k * side / 2))
@@ -60,13 +59,13 @@ def hard_negatives(pool, finder_onnx, threshold=0.2):
     return np.array(rows, np.float32).reshape(-1, 4)
 
 
-def random_crop(pool, rng, neg_rate=0.25, hard=None):
+def random_crop(pool, rng, neg_rate=0.25, hard=None, side=CROP):
     if hard is not None and len(hard) and rng.random() < 0.4 * neg_rate:
         n, cx, cy, size = hard[rng.integers(len(hard))]
         image = pool[int(n)][0]
         size *= math.exp(rng.normal(0, 0.12))
         img = crop(image, cx + rng.normal(0, 0.07) * size, cy + rng.normal(0, 0.07) * size, size,
-                   rng.uniform(0, 360), rng.random() < 0.5)
+                   rng.uniform(0, 360), rng.random() < 0.5, side)
         return photometric(img, rng, 0.8), NO_DIE
     image, dice = pool[rng.integers(len(pool))]
     h, w = image.shape[:2]
@@ -92,9 +91,9 @@ def random_crop(pool, rng, neg_rate=0.25, hard=None):
             if far_from_dice(cx, cy, size, dice):
                 break
         else:
-            return random_crop(pool, rng, 0.0)
+            return random_crop(pool, rng, 0.0, side=side)
         label = NO_DIE
-    img = crop(image, cx, cy, size, angle, flip)
+    img = crop(image, cx, cy, size, angle, flip, side)
     return photometric(img, rng, 0.8), label
 
 
@@ -102,11 +101,11 @@ def to_tensor(batch):
     return torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
 
 
-def val_set(pool):
+def val_set(pool, side=CROP):
     xs, ys = [], []
     for image, dice in pool:
         for f, cx, cy, bw, bh in dice:
-            xs.append(crop(image, cx, cy, max(bw, bh)))
+            xs.append(crop(image, cx, cy, max(bw, bh), side=side))
             ys.append(int(f) - 1)
     return to_tensor(xs), torch.tensor(ys)
 
@@ -118,11 +117,11 @@ def accuracy(net, x, y):
     return (pred == y).float().mean().item()
 
 
-def export(net, out, weights=True):
-    """Write the ONNX file (batch of CROP x CROP crops) and the torch weights beside it."""
+def export(net, out, weights=True, side=CROP):
+    """Write the ONNX file (batch of side x side crops) and the torch weights beside it."""
     net.eval()
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), dynamo=False,
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), dynamo=False,
                       input_names=["crops"], output_names=["logits"], opset_version=13,
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
     if weights:
@@ -130,7 +129,6 @@ def export(net, out, weights=True):
 
 
 def main(argv=None):
-    global CROP
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12)
     ap.add_argument("--threads", type=int, default=2)
@@ -143,14 +141,13 @@ def main(argv=None):
                     help="add the finder's false finds on the training photos as 'no die' crops")
     ap.add_argument("--neg-rate", type=float, default=0.25, help="share of 'no die' crops")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
-    ap.add_argument("--crop", type=int, default=32, help="crop side in pixels (multiple of 8)")
+    ap.add_argument("--crop", type=int, default=CROP, help="crop side in pixels (multiple of 8)")
     ap.add_argument("--width", default="24,48,96", help="channels of the three stages")
     ap.add_argument("--norm-input", action="store_true",
                     help="normalise each crop's channels inside the network first")
     ap.add_argument("--tray-repeat", type=int, default=1,
                     help="draw the tray photos (byler-train) this many times as often")
     args = ap.parse_args(argv)
-    CROP = args.crop
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -164,9 +161,9 @@ def main(argv=None):
     train += train[:n_tray] * (args.tray_repeat - 1)  # same arrays, drawn more often
     train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
     val_tray = [load(p) for p in photos(folder="byler-train", side="val")]
-    vx, vy = val_set(val_tray + [load(p) for p in photos(folder="epanemu-train", side="val")])
-    tx, ty = val_set(val_tray)
-    print(f"train photos + scenes {len(train)}, val dice {len(vy)} (tray {len(ty)}), crop {CROP}, "
+    vx, vy = val_set(val_tray + [load(p) for p in photos(folder="epanemu-train", side="val")], args.crop)
+    tx, ty = val_set(val_tray, args.crop)
+    print(f"train photos + scenes {len(train)}, val dice {len(vy)} (tray {len(ty)}), crop {args.crop}, "
           f"width {width}", flush=True)
     net = FaceNet(width=width, norm_input=args.norm_input)
     if args.init:
@@ -174,7 +171,7 @@ def main(argv=None):
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
 
     def train_step():
-        batch = [random_crop(train, rng, args.neg_rate, hard) for _ in range(args.batch)]
+        batch = [random_crop(train, rng, args.neg_rate, hard, args.crop) for _ in range(args.batch)]
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
         loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
@@ -187,7 +184,7 @@ def main(argv=None):
 
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
                      validate=validate, higher_is_better=True)
-    export(net, args.out)
+    export(net, args.out, side=args.crop)
     print(f"wrote {args.out} (val acc {best:.4f})", flush=True)
 
 
