@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
@@ -304,10 +304,7 @@ class FaceModel:
                        loo_right=data["loo_right"].astype(bool))
 
     def renamed(self, old: str, new: str) -> "FaceModel":
-        faces = tuple(new if f == old else f for f in self.faces)
-        return FaceModel(faces, self.templates, self.labels, self.margin_scale,
-                         self.fit_floor, self.fit_scale, self.self_check, self.kind,
-                         self.loo_margins, self.loo_right)
+        return replace(self, faces=tuple(new if f == old else f for f in self.faces))
 
 
 def teach(examples: Mapping[str, Sequence[np.ndarray]], *,

@@ -115,7 +115,7 @@ def detector_accuracy(folder: Path, model, tests, finder):
     return tally
 
 
-def real_figures(data: Path, shots: int, seeds: int, kind: str | None, use_finder: bool) -> None:
+def real_figures(data: Path, shots: int, seeds: int, use_finder: bool) -> None:
     finder = finder_or_none() if use_finder else None
     for folder in sorted(p for p in data.iterdir() if (p / "images").is_dir()):
         accs, per_die = [], []
@@ -126,7 +126,7 @@ def real_figures(data: Path, shots: int, seeds: int, kind: str | None, use_finde
             if short:
                 print(f"  {folder.name} seed {seed}: not enough examples {short}")
                 continue
-            model = taught.teach(examples, kind=kind)
+            model = taught.teach(examples)
             t_teach = time.perf_counter() - t0
             res = crop_accuracy(folder, model, tests)
             accs.append(res["acc"])
@@ -154,7 +154,7 @@ def real_figures(data: Path, shots: int, seeds: int, kind: str | None, use_finde
 SYNTH_SETS = ("jingle-bell-roll", "christmas-romance")
 
 
-def synthetic_figures(shots: int, seeds: int, scenes: int, kind: str | None, use_finder: bool) -> None:
+def synthetic_figures(shots: int, seeds: int, scenes: int, use_finder: bool) -> None:
     """Teach each built-in set from rendered crops of one die style, read rendered scenes of
     the same dice (other poses, places, light, blur and noise)."""
     from vision import synth
@@ -173,7 +173,7 @@ def synthetic_figures(shots: int, seeds: int, scenes: int, kind: str | None, use
                                                       style=style))
                                for n in range(shots)]
                         for i, face in enumerate(faces)}
-            model = taught.teach(examples, kind=kind)
+            model = taught.teach(examples)
             rng = np.random.default_rng([seed, 78])
             for k in range(scenes):
                 roll_faces = list(rng.choice(faces, int(rng.integers(3, 7))))
@@ -214,11 +214,11 @@ def main(argv=None) -> int:
     print(f"== few-shot taught dice ({args.shots} examples per face)")
     if not args.synth_only:
         if args.data.is_dir():
-            real_figures(args.data, args.shots, args.seeds, None, not args.no_finder)
+            real_figures(args.data, args.shots, args.seeds, not args.no_finder)
         else:
             print(f"real: skipped, no photos at {args.data}")
     if not args.real_only:
-        synthetic_figures(args.shots, args.seeds, args.scenes, None, not args.no_finder)
+        synthetic_figures(args.shots, args.seeds, args.scenes, not args.no_finder)
     return 0
 
 

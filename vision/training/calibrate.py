@@ -9,12 +9,15 @@ of the split, matches finds to labels the way the scorer does, then picks:
   die): the pair giving the most dice found-and-right with at most 1.5% false finds;
 * ``temperature``: the softmax temperature minimising the negative log-likelihood of the
   right answer (the labelled face, or "no die" for a find with no label);
-* the confidence curve (``confidence_knots``): the face probability ``q`` (softmax at that
-  temperature) is mapped to the reported confidence so that (a) the reads reported at
-  >= 0.9 are the largest top slice of ``q`` that was right at least ``--target`` of the time
-  on val (selective reading: the device asks about everything below 0.9), and (b) below
-  that slice the confidence is the share right seen at that ``q`` on val (isotonic fit,
-  pulled down for small counts), capped just under 0.9.
+* ``trust``: a logistic regression, on val, of whether a read is right, from the face
+  probability at that temperature, its margin over the second face, the "no die"
+  probability, the finder's score and the die's size (``pips.trust_features``);
+* the confidence curve (``confidence_knots``): the trust score ``q`` is mapped to the
+  reported confidence so that (a) the reads reported at >= 0.9 are the largest top slice of
+  ``q`` (at least ``--min-sure`` reads) that was right at least ``--target`` of the time on
+  val (selective reading: the device asks about everything below 0.9), and (b) below that
+  slice the confidence is the share right seen at that ``q`` on val (isotonic fit, pulled
+  towards 0.5 for small counts), capped just under 0.9.
 """
 from __future__ import annotations
 
