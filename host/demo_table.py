@@ -46,13 +46,18 @@ class Misread:
 
 
 @dataclass
-class DemoStats:
-    rolls: int = 0
+class ReadStats:
+    """What the camera and the reader did during a demo (both games count these)."""
     dice_read: int = 0
     flagged: int = 0
     misreads: list[Misread] = field(default_factory=list)
     frames: int = 0
     hands: int = 0
+
+
+@dataclass
+class DemoStats(ReadStats):
+    rolls: int = 0
     refused: int = 0
     thrown: list[list[str]] = field(default_factory=list)   # the true faces of each accepted roll
     slips: int = 0          # BELLS thrown again by mistake (the box must refuse those rolls)
@@ -72,26 +77,22 @@ def demo_presenters(out: Path, size: tuple[int, int], clock, quiet: bool):
     return panel, eink, recorder, presenters
 
 
-class DemoTable:
-    """Scripted players at a table with a synthetic camera; see the module docstring."""
+class ScriptedPlayers:
+    """What both demos' scripted players share: one simulated clock for the camera, the loop
+    and the e-ink; the demo's outputs (``demo_presenters``); the camera (``default_camera(clock)``
+    -> (camera, note) unless one is given); pressing buttons and turning the knob. A subclass
+    sets ``self.loop``."""
 
-    def __init__(self, table, *, out: Path, size: tuple[int, int], rng: random.Random, quiet: bool = False,
-                 camera=None):
-        self.table, self.rng, self.quiet = table, rng, quiet
+    def __init__(self, *, out: Path, size: tuple[int, int], quiet: bool, camera, default_camera):
+        self.quiet = quiet
         self.clock = SimClock()
-        self.panel, self.eink, self.recorder, presenters = demo_presenters(out, size, self.clock, quiet)
+        self.panel, self.eink, self.recorder, self.presenters = demo_presenters(out, size, self.clock, quiet)
         self.vision_note = ""
         if camera is None:
-            camera, self.vision_note = make_camera(self.clock, rng, overlay_dir=Path(out) / "reads",
-                                                   data=Path(out) / "data")
+            camera, self.vision_note = default_camera(self.clock)
         camera.clock = self.clock  # one table clock for the camera, the loop and the e-ink
         self.camera = camera
-        self.loop = TableLoop(table, presenters=presenters, watcher=self.camera.watch,
-                              open_camera=lambda: self.camera, clock=self.clock, confidence=0.9)
-        self.stats = DemoStats()
-        self.turns_done = 0
 
-    # -- helpers ---------------------------------------------------------------------------
     @property
     def state(self):
         return self.loop.state
@@ -104,12 +105,31 @@ class DemoTable:
         self.loop.step(look=False)
         self.clock.advance(1.5)  # a person takes a moment per click
 
+    def turn_knob_to(self, menu, target: int) -> None:
+        """Turn the knob from the menu's highlighted item to item ``target`` and push."""
+        steps = target - menu.highlight
+        self.press(*(["right"] * steps if steps > 0 else ["left"] * -steps), "push")
+
+
+class DemoTable(ScriptedPlayers):
+    """Scripted players at a table with a synthetic camera; see the module docstring."""
+
+    def __init__(self, table, *, out: Path, size: tuple[int, int], rng: random.Random, quiet: bool = False,
+                 camera=None):
+        super().__init__(out=out, size=size, quiet=quiet, camera=camera,
+                         default_camera=lambda clock: make_camera(clock, rng, overlay_dir=Path(out) / "reads",
+                                                                  data=Path(out) / "data"))
+        self.table, self.rng = table, rng
+        self.loop = TableLoop(table, presenters=self.presenters, watcher=self.camera.watch,
+                              open_camera=lambda: self.camera, clock=self.clock, confidence=0.9)
+        self.stats = DemoStats()
+        self.turns_done = 0
+
+    # -- helpers ---------------------------------------------------------------------------
     def choose(self, value) -> None:
         """Turn the knob to the item whose value is ``value`` and push."""
         menu = self.loop.menu or self.loop.wizard_menu or (self.loop.wizard.menu() if self.loop.wizard else None)
-        target = [item.value for item in menu.items].index(value)
-        steps = target - menu.highlight
-        self.press(*(["right"] * steps if steps > 0 else ["left"] * -steps), "push")
+        self.turn_knob_to(menu, [item.value for item in menu.items].index(value))
 
     def progress(self, message: str) -> None:
         total = len(self.state.players) * self.state.rules.rounds

@@ -17,13 +17,13 @@ the knob. All of it is counted in the report.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from host.demo_table import DemoTable, Misread, demo_presenters, ScriptedCamera, SimClock, SyntheticTable, calibrate_synthetic
+from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedCamera, ScriptedPlayers, SimClock,
+                             SyntheticTable, calibrate_synthetic)
 from host.fate_table import DICE_SET, FateLoop, story_pages
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
@@ -49,13 +49,8 @@ DEMO_MOVIE = {
 
 
 @dataclass
-class FateStats:
+class FateStats(ReadStats):
     throws: int = 0
-    dice_read: int = 0
-    flagged: int = 0
-    misreads: list[Misread] = field(default_factory=list)
-    frames: int = 0
-    hands: int = 0
     fate_rolls: list[tuple[int, int, int]] = field(default_factory=list)   # (dice, true snowflakes, frozen after)
     melts: int = 0
     placed: int = 0
@@ -91,20 +86,15 @@ def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | No
     return FateCamera(clock, watcher, seed=seed), note
 
 
-class FateDemo:
+class FateDemo(ScriptedPlayers):
     """A scripted player (or couple) against fate at a box with a synthetic camera."""
 
     def __init__(self, table, *, out: Path, size: tuple[int, int], rng: random.Random, quiet: bool = False,
                  camera=None, virtual_fate: bool = False, max_turns: int = MAX_TURNS):
-        self.table, self.rng, self.quiet, self.max_turns = table, rng, quiet, max_turns
-        self.clock = SimClock()
-        self.panel, self.eink, self.recorder, presenters = demo_presenters(out, size, self.clock, quiet)
-        self.vision_note = ""
-        if camera is None:
-            camera, self.vision_note = make_fate_camera(self.clock, rng, overlay_dir=Path(out) / "reads")
-        camera.clock = self.clock
-        self.camera = camera
-        self.loop = FateLoop(table, presenters=presenters, watcher=camera.watch, open_camera=lambda: self.camera,
+        super().__init__(out=out, size=size, quiet=quiet, camera=camera,
+                         default_camera=lambda clock: make_fate_camera(clock, rng, overlay_dir=Path(out) / "reads"))
+        self.table, self.rng, self.max_turns = table, rng, max_turns
+        self.loop = FateLoop(table, presenters=self.presenters, watcher=self.camera.watch, open_camera=lambda: self.camera,
                              clock=self.clock, confidence=0.9, virtual_fate=virtual_fate,
                              new_seed=lambda: rng.randrange(1 << 31))
         self.stats = FateStats()
@@ -113,16 +103,6 @@ class FateDemo:
         self.first_read: list[str] = []
 
     # -- the knob and buttons ----------------------------------------------------------------
-    @property
-    def state(self):
-        return self.loop.state
-
-    def press(self, *commands: str) -> None:
-        for command in commands:
-            self.loop.post(command)
-        self.loop.step(look=False)   # nothing moves in the tray while buttons are pressed
-        self.clock.advance(1.5)
-
     def choose(self, want) -> bool:
         """Open the phase's menu if needed, turn the knob to the first item ``want(value)``
         accepts and push. False (menu left with Back/Next) when there is none."""
@@ -134,8 +114,7 @@ class FateDemo:
         if target is None:
             self.press("next")
             return False
-        steps = target - menu.highlight
-        self.press(*(["right"] * steps if steps > 0 else ["left"] * -steps), "push")
+        self.turn_knob_to(menu, target)
         return True
 
     def say(self, message: str) -> None:

@@ -117,3 +117,14 @@ def test_fate_filmed_by_the_synthetic_camera_is_stored_as_thrown(dicewatch_home,
         thrown = demo.stats.fate_rolls[0]
         assert fate[0]["faces"].count("SNOWFLAKE") == thrown[1] == table.state.snowflakes_frozen
         assert camera.watcher.dice_reads >= 2     # the player's throw and fate's were read from frames
+
+
+def test_without_a_camera_the_demo_films_with_the_synthetic_one(tmp_path):
+    """The default path of `dicewatch demo --game christmas-romance`: the demo makes its own
+    camera and the loop watches that camera's frames."""
+    store = SessionStore(tmp_path / "s.db")
+    table = store.create(get_game("christmas-romance"), {"mode": "solo", "players": ["Holly"], **DEMO_MOVIE})
+    demo = FateDemo(table, out=tmp_path / "out", size=(250, 122), rng=random.Random(3), quiet=True)
+    assert demo.camera is not None and demo.camera.clock is demo.clock
+    assert demo.loop.watcher == demo.camera.watch
+    store.close()
