@@ -63,6 +63,24 @@ class DemoStats(ReadStats):
     slips: int = 0          # BELLS thrown again by mistake (the box must refuse those rolls)
 
 
+def misread_corrections(faces: list[str], truth: list[str]) -> list[tuple[int, str, str]]:
+    """(die index, face read, true face) for each die accepted with a wrong face: each face
+    read too often is matched, in order, with a face the truth has more of."""
+    faces = list(faces)
+    wrong = Counter(faces) - Counter(truth)
+    missing = Counter(truth) - Counter(faces)
+    out = []
+    for bad in list(wrong.elements()):
+        good = next(iter(missing.elements()), None)
+        if good is None:
+            break
+        index = faces.index(bad)
+        out.append((index, bad, good))
+        missing[good] -= 1
+        faces[index] = good
+    return out
+
+
 def demo_presenters(out: Path, size: tuple[int, int], clock, quiet: bool):
     """The demo's outputs: e-ink screens as PNGs, a recorder of what was shown, the terminal.
 
@@ -195,13 +213,7 @@ class DemoTable(ScriptedPlayers):
         """After a roll was accepted: compare with the truth, fix confident misreads from the menu."""
         faces = list(self.state.faces)
         self.stats.dice_read += len(faces)
-        wrong = Counter(faces) - Counter(truth)
-        missing = Counter(truth) - Counter(faces)
-        for bad_face in list(wrong.elements()):
-            good_face = next(iter(missing.elements()), None)
-            if good_face is None:
-                break
-            index = faces.index(bad_face)
+        for index, bad_face, good_face in misread_corrections(faces, truth):
             sure = self.loop.last_confidences[index] if index < len(self.loop.last_confidences) else 1.0
             self.stats.misreads.append(Misread(self.state.current_player, self.state.roll_number, index + 1,
                                                good_face, bad_face, sure, "read with confidence, corrected from the menu"))
@@ -209,8 +221,6 @@ class DemoTable(ScriptedPlayers):
             self.choose("correct")             # ... "Correct a die"
             self.choose(index)                 # ... which die
             self.choose(good_face)             # ... its face
-            missing[good_face] -= 1
-            faces = list(self.state.faces)
 
     def play_turn(self) -> None:
         player = self.state.current_player

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedCamera, ScriptedPlayers, SimClock,
-                             SyntheticTable, calibrate_synthetic)
+                             SyntheticTable, calibrate_synthetic, misread_corrections)
 from host.fate_table import DICE_SET, FateLoop, story_pages
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
@@ -178,19 +177,11 @@ class FateDemo(ScriptedPlayers):
         last = self.table.session.events[-1]
         faces = list(last.get("faces", []))
         self.stats.dice_read += len(faces)
-        wrong = Counter(faces) - Counter(truth)
-        missing = Counter(truth) - Counter(faces)
-        for bad in list(wrong.elements()):
-            good = next(iter(missing.elements()), None)
-            if good is None:
-                break
-            index = faces.index(bad)
+        for index, bad, good in misread_corrections(faces, truth):
             self.stats.misreads.append(Misread(self.state.current_player, self.turns, index + 1, good, bad, 1.0,
                                                "read with confidence, corrected from the menu"))
             self.loop.post(f"face:{index + 1}:{good}")
             self.loop.step(look=False)
-            missing[good] -= 1
-            faces[index] = good
 
     # -- the game ----------------------------------------------------------------------------
     def play(self) -> None:

@@ -53,3 +53,11 @@ def test_a_whole_demo_game_with_misreads_reported(tmp_path):
         pngs = sorted((tmp_path / "out").glob("screen-*.png"))
         assert len(pngs) > 20 and "sleep" in pngs[-1].name
         assert any("scoreboard" in p.name for p in pngs[-3:])  # the final scoreboard was shown
+
+
+def test_misread_corrections_pair_each_wrong_face_with_a_missing_one():
+    from host.demo_table import misread_corrections
+    assert misread_corrections(["BELL", "GIFT", "GIFT"], ["BELL", "GIFT", "MILK"]) == [(1, "GIFT", "MILK")]
+    assert misread_corrections(["LIST", "LIST", "BELL"], ["MILK", "COOKIE", "BELL"]) == [
+        (0, "LIST", "MILK"), (1, "LIST", "COOKIE")]
+    assert misread_corrections(["BELL", "MILK"], ["MILK", "BELL"]) == []
