@@ -1,7 +1,8 @@
 """The pip-dice reader: two tiny networks run through OpenCV's ``cv2.dnn`` (no torch).
 
 1. **Finder** (``models/pip_finder.onnx``): the frame, shrunk so its longer side is
-   ``FIND_SIZE`` px, goes through a fully convolutional centre-heatmap network. Each local
+   ``find_size`` px (``pip_reader.json``; ``FIND_SIZE`` for older models), goes through a
+   fully convolutional centre-heatmap network. Each local
    maximum of the heatmap above ``find_threshold`` is a die: centre (with a sub-cell offset)
    and box size come from the other output channels, mapped back to frame pixels.
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
@@ -34,7 +35,7 @@ import numpy as np
 from vision.roll import Die, Roll
 
 MODELS = Path(__file__).resolve().parent / "models"
-FIND_SIZE = 320   # must match vision/training/train_finder.py
+FIND_SIZE = 320   # the finder's input side when pip_reader.json does not say ("find_size")
 STRIDE = 4
 CROP = 32         # default crop side; a model's own is "crop" in pip_reader.json
 CONTEXT = 1.35
@@ -105,9 +106,10 @@ def crop(frame: np.ndarray, find: Find, out: int = CROP) -> np.ndarray:
     return cv2.resize(roi, (out, out), interpolation=interp)
 
 
-def run_finder(finder, frame: np.ndarray, threshold: float) -> list[Find]:
-    """The finder network on one frame: its heatmap's peaks above ``threshold``, in frame pixels."""
-    canvas, scale = letterbox(frame)
+def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZE) -> list[Find]:
+    """The finder network (input ``size`` x ``size``) on one frame: its heatmap's peaks above
+    ``threshold``, in frame pixels."""
+    canvas, scale = letterbox(frame, size)
     finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
     return peaks(finder.forward()[0], scale, threshold)
 
@@ -151,6 +153,7 @@ class PipReader:
         self.find_threshold = float(find_threshold or settings["find_threshold"])
         self.min_die_prob = float(settings.get("min_die_prob", 0.5))
         self.crop_side = int(settings.get("crop", CROP))
+        self.find_size = int(settings.get("find_size", FIND_SIZE))
         knots = settings.get("confidence_knots")
         self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
         trust = settings.get("trust")
@@ -174,7 +177,8 @@ class PipReader:
 
     def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
         """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``)."""
-        return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold)
+        return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold,
+                          self.find_size)
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""

@@ -28,8 +28,9 @@ die's ``area`` says whether it lies in the rolling or the keep area.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -76,6 +77,8 @@ class DieStyle:
     gloss: float = 0.3
     pattern: int = 0  # seed of the swirl pattern
     opacity: float = 1.0
+    pip_size: float = 1.0    # pip radius, relative to the usual
+    pip_spread: float = 1.0  # pip distance from the face centre, relative to the usual
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,39 @@ _TEX_V = np.array([np.cross(u, a) for u, a in zip(_TEX_U, _AXES)])
 _CORNERS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
 
+# Face sets drawn by code outside this module (training draws dice with random symbols):
+# name -> (its six faces, draw(canvas, face, ink, hole)), see ``register_face_set``.
+_DRAWN_SETS: dict[str, tuple[tuple[str, ...], Callable]] = {}
+
+
+def register_face_set(name: str, faces, draw: Callable) -> None:
+    """Let the renderer draw dice of another face set: ``faces`` (six names) and
+    ``draw(canvas, face, ink, hole)``, which paints one face's picture into a square BGR canvas
+    in place, like ``icons.draw_icon``."""
+    if name in FACE_SETS or name == "d6-pips":
+        raise ValueError(f"{name!r} is a built-in face set")
+    faces = tuple(str(f) for f in faces)
+    if len(faces) != 6 or len(set(faces)) != 6:
+        raise ValueError(f"a face set needs six different faces, got {faces}")
+    _DRAWN_SETS[name] = (faces, draw)
+
+
+def faces_of(dice_set: str) -> tuple[str, ...]:
+    return _DRAWN_SETS[dice_set][0] if dice_set in _DRAWN_SETS else FACE_SETS[dice_set]
+
+
+def _draw_symbol(canvas: np.ndarray, dice_set: str, face: str, ink, hole) -> None:
+    if dice_set in _DRAWN_SETS:
+        _DRAWN_SETS[dice_set][1](canvas, face, ink, hole)
+    else:
+        icons.draw_icon(canvas, face, ink, hole)
+
+
 def face_layout(dice_set: str, top: str) -> list[str]:
     """Faces on the die axes [+z, +x, +y, -x, -y, -z] for a die showing ``top``.
 
     Opposite faces follow the d6 rule (pips sum to 7; for custom sets face i faces face 5-i)."""
-    faces = FACE_SETS[dice_set]
+    faces = faces_of(dice_set)
     t = faces.index(top)
     rest = [i for i in range(6) if i not in (t, 5 - t)]
     a = rest[0]
@@ -223,7 +254,7 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
     if dice_set == "d6-pips":
         _draw_pips(canvas, face, style)
     else:
-        icons.draw_icon(canvas, face, style.ink, style.body)
+        _draw_symbol(canvas, dice_set, face, style.ink, style.body)
     if style.gloss > 0.6:
         # A glossy die catches the lamp: a soft bright spot (over pips too, as in photos).
         rng = np.random.default_rng(style.pattern + 1)
@@ -237,9 +268,9 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
         # Translucent body, solid ink: draw the ink again as a mask to know where it is.
         ink = np.zeros((size, size, 3), np.uint8)
         if dice_set == "d6-pips":
-            _draw_pips(ink, face, DieStyle(body=(0, 0, 0), ink=(255, 255, 255)))
+            _draw_pips(ink, face, replace(style, body=(0, 0, 0), ink=(255, 255, 255)))
         else:
-            icons.draw_icon(ink, face, (255, 255, 255), (0, 0, 0))
+            _draw_symbol(ink, dice_set, face, (255, 255, 255), (0, 0, 0))
         alpha = _rounded_mask(size) * (style.opacity + (1 - style.opacity) * ink[..., 0] / np.float32(255))
         out = np.empty((size, size, 4), np.float32)
         out[..., :3] = canvas * (_bevel(size) * alpha)[..., None]
@@ -252,12 +283,15 @@ def face_texture(dice_set: str, face: str, style: DieStyle, size: int) -> np.nda
 
 def _draw_pips(canvas: np.ndarray, face: str, style: DieStyle) -> None:
     size = canvas.shape[0]
-    r = (0.115 if face == "1" else 0.085) * size
+    r = (0.115 if face == "1" else 0.085) * size * style.pip_size
     rim = tuple(int(c * 0.55) for c in style.body)
     ink = style.ink
     if face == "1" and style.ink[0] < 60 and style.body[0] > 180 and style.pattern % 3 == 0:
         ink = (30, 30, 170)  # many white dice have a red one
-    for x, y in _PIP_SPOTS[face]:
+    spots = _PIP_SPOTS[face]
+    if style.pip_spread != 1.0:
+        spots = [(0.5 + (x - 0.5) * style.pip_spread, 0.5 + (y - 0.5) * style.pip_spread) for x, y in spots]
+    for x, y in spots:
         centre = (int(x * size * 16), int(y * size * 16))
         cv2.circle(canvas, centre, int(r * 1.12 * 16), rim, -1, cv2.LINE_AA, 4)   # hollow's rim
         cv2.circle(canvas, centre, int(r * 16), ink, -1, cv2.LINE_AA, 4)
@@ -769,9 +803,9 @@ class SceneTruth:
 
 def check_faces(faces, dice_set: str) -> list[str]:
     """Face names as strings, checked against ``dice_set`` (ValueError says what is valid)."""
-    if dice_set not in FACE_SETS:
+    if dice_set not in FACE_SETS and dice_set not in _DRAWN_SETS:
         raise ValueError(f"unknown dice set {dice_set!r}; the renderer draws {', '.join(FACE_SETS)}")
-    valid = FACE_SETS[dice_set]
+    valid = faces_of(dice_set)
     out = [str(f) for f in faces]
     bad = [f for f in out if f not in valid]
     if bad:

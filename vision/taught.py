@@ -23,9 +23,11 @@ symbol, a tilted die or a blur reads low.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
@@ -185,12 +187,66 @@ class PatternFeatures:
     queries tried at small SHIFTS."""
 
     name = "pattern"
+    version = f"side{SIDE}"
 
     def example(self, crop: np.ndarray) -> np.ndarray:
         return turned_patterns(crop)
 
     def query(self, crop: np.ndarray) -> np.ndarray:
         return shifted_patterns(crop)
+
+    def queries(self, crops: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [self.query(c) for c in crops]
+
+
+EMBEDDING_MODEL = Path(__file__).resolve().parent / "models" / "die_embedding.onnx"
+EMBED_SIDE = 48    # the embedding network's input side
+EMBED_TURNS = 8    # turns (45 degrees apart) each teaching example is stored at
+
+
+class EmbeddingFeatures:
+    """Learned: a small network (``models/die_embedding.onnx``, trained only on made-up die
+    sets and unlabelled real die crops, see vision/training/train_embedding.py) turns a die
+    crop into a unit vector; two pictures of one face lie close whatever the die's colour,
+    turn and light. Examples are stored at EMBED_TURNS turns; a query is one vector."""
+
+    name = "embedding"
+
+    def __init__(self, path: Path = EMBEDDING_MODEL):
+        from vision.pips import load_net
+        self.net = load_net(path)
+        self.version = hashlib.sha1(Path(path).read_bytes()).hexdigest()[:12]
+
+    @staticmethod
+    def _prepare(crop: np.ndarray) -> np.ndarray:
+        crop = _bgr(crop)
+        interp = cv2.INTER_AREA if crop.shape[0] > EMBED_SIDE else cv2.INTER_LINEAR
+        return cv2.resize(crop, (EMBED_SIDE, EMBED_SIDE), interpolation=interp)
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Unit vectors (N, dim) of prepared EMBED_SIDE crops."""
+        self.net.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
+        z = self.net.forward().reshape(len(crops), -1)
+        return (z / np.maximum(np.linalg.norm(z, axis=1, keepdims=True), 1e-6)).astype(np.float32)
+
+    def example(self, crop: np.ndarray) -> np.ndarray:
+        _check(crop)
+        base = self._prepare(crop)
+        centre = ((EMBED_SIDE - 1) / 2, (EMBED_SIDE - 1) / 2)
+        turned = [cv2.warpAffine(base, cv2.getRotationMatrix2D(centre, 360.0 * k / EMBED_TURNS, 1.0),
+                                 (EMBED_SIDE, EMBED_SIDE), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REFLECT) for k in range(EMBED_TURNS)]
+        return self.embed(turned)
+
+    def query(self, crop: np.ndarray) -> np.ndarray:
+        return self.queries([crop])[0]
+
+    def queries(self, crops: Sequence[np.ndarray]) -> list[np.ndarray]:
+        for crop in crops:
+            _check(crop)
+        if not crops:
+            return []
+        return list(self.embed([self._prepare(c) for c in crops])[:, None, :])
 
 
 def _bgr(crop: np.ndarray) -> np.ndarray:
@@ -202,17 +258,23 @@ def _bgr(crop: np.ndarray) -> np.ndarray:
     return crop
 
 
+KINDS = {"pattern": PatternFeatures, "embedding": EmbeddingFeatures}
 _FEATURES: dict[str, object] = {}
 
 
+def default_kind() -> str:
+    """The learned embedding when its model file is installed, else the hand-built patterns."""
+    return "embedding" if EMBEDDING_MODEL.is_file() else "pattern"
+
+
 def features(kind: str | None = None):
-    """The feature extractor by name (one kind so far; the name is stored with each model so
-    a later kind cannot be mixed up with it)."""
-    kind = kind or "pattern"
+    """The feature extractor by name (stored with each model, with the extractor's version,
+    so a model is never read with other features than it was taught with)."""
+    kind = kind or default_kind()
     if kind not in _FEATURES:
-        if kind != "pattern":
-            raise ValueError(f"unknown feature kind {kind!r}; expected 'pattern'")
-        _FEATURES[kind] = PatternFeatures()
+        if kind not in KINDS:
+            raise ValueError(f"unknown feature kind {kind!r}; expected one of {', '.join(KINDS)}")
+        _FEATURES[kind] = KINDS[kind]()
     return _FEATURES[kind]
 
 
@@ -228,13 +290,14 @@ class FaceModel:
     """
 
     faces: tuple[str, ...]
-    templates: np.ndarray  # (n, SIDE*SIDE) float32, unit rows
+    templates: np.ndarray  # (n, feature length) float32, unit rows
     labels: np.ndarray  # (n,) face index of each template
     margin_scale: float
     fit_floor: float
     fit_scale: float
     self_check: tuple[int, int] = (0, 0)  # teaching examples read right when left out, of all
     kind: str = "pattern"  # which features (see ``features``)
+    features_version: str = PatternFeatures.version  # the extractor's version when taught
     # leave-one-out reads of the teaching examples: margin of each read and whether it was right
     loo_margins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     loo_right: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
@@ -268,15 +331,22 @@ class FaceModel:
 
     def classify(self, crop: np.ndarray) -> tuple[str, float]:
         """The top face of one die crop and the confidence in [0, 1]."""
-        scores = self.face_scores(features(self.kind).query(crop))
-        return self.faces[int(np.argmax(scores))], self.confidence(scores)
+        return self.classify_many([crop])[0]
+
+    def classify_many(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        """``classify`` for many crops at once (one pass of the network for all of them)."""
+        out = []
+        for query in features(self.kind).queries(crops):
+            scores = self.face_scores(query)
+            out.append((self.faces[int(np.argmax(scores))], self.confidence(scores)))
+        return out
 
     # ---- persistence (numpy .npz; the face names live with it so the file stands alone)
     def save(self, path) -> None:
         meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
                 "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
                 "fit_scale": self.fit_scale, "self_check": list(self.self_check),
-                "kind": self.kind}
+                "kind": self.kind, "features_version": self.features_version}
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
@@ -288,18 +358,19 @@ class FaceModel:
     def load(cls, path) -> "FaceModel":
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta.get("version") != MODEL_VERSION or meta.get("side") != SIDE or \
-                    meta.get("kind", "pattern") != "pattern":
-                raise ValueError(f"{path}: model version {meta.get('version')} "
-                                 f"(side {meta.get('side')}); expected {MODEL_VERSION} "
-                                 f"(side {SIDE}): teach the set again")
+            kind = meta.get("kind", "pattern")
+            version = meta.get("features_version", PatternFeatures.version)
+            if meta.get("version") != MODEL_VERSION or kind not in KINDS or version != features(kind).version:
+                raise ValueError(f"{path}: model version {meta.get('version')} with {kind} features "
+                                 f"{version}; expected version {MODEL_VERSION} with the installed "
+                                 f"features: teach the set again")
             return cls(faces=tuple(meta["faces"]),
                        templates=data["templates"].astype(np.float32),
                        labels=data["labels"].astype(np.int64),
                        margin_scale=float(meta["margin_scale"]),
                        fit_floor=float(meta["fit_floor"]), fit_scale=float(meta["fit_scale"]),
                        self_check=tuple(meta.get("self_check", (0, 0))),
-                       kind=meta.get("kind", "pattern"),
+                       kind=kind, features_version=version,
                        loo_margins=data["loo_margins"].astype(np.float32),
                        loo_right=data["loo_right"].astype(bool))
 
@@ -338,7 +409,8 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
     margin_scale, fit_floor, fit_scale, loo_margins, loo_right = _calibrate(
         faces, templates_arr, labels_arr, owners_arr, plain)
     return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
-                     (int(loo_right.sum()), len(plain)), extract.name, loo_margins, loo_right)
+                     (int(loo_right.sum()), len(plain)), extract.name, extract.version,
+                     loo_margins, loo_right)
 
 
 def _calibrate(faces, templates, labels, owners, plain):
@@ -372,10 +444,10 @@ Box = tuple[float, float, float, float]  # centre x, centre y, w, h in frame pix
 def read_boxes(frame: np.ndarray, boxes: Iterable[Box], model: FaceModel,
                dice_set: str, notes: Sequence[str] = ()) -> Roll:
     """Read the top face of each die box in a BGR frame; a Roll in reading order."""
-    dice = []
-    for x, y, w, h in boxes:
-        face, confidence = model.classify(crop_die(frame, x, y, w, h, pad=CROP_PAD))
-        dice.append(Die(face=face, confidence=confidence, x=x, y=y, w=w, h=h))
+    boxes = list(boxes)
+    reads = model.classify_many([crop_die(frame, x, y, w, h, pad=CROP_PAD) for x, y, w, h in boxes])
+    dice = [Die(face=face, confidence=confidence, x=x, y=y, w=w, h=h)
+            for (x, y, w, h), (face, confidence) in zip(boxes, reads)]
     dice.sort(key=lambda d: (round(d.y / max(d.h, 1.0)), d.x))
     height, width = frame.shape[:2]
     return Roll(tuple(dice), dice_set, (width, height), tuple(notes))

@@ -3,10 +3,12 @@
   python -m vision.bench.fewshot [--data DIR] [--shots 8] [--seeds 3] [--real-only|--synth-only]
 
 (a) real: the pip dice of d6-real are taught *as if they were unknown symbols*: crops of a few
-    photos (ground-truth boxes, ``--shots`` per face) teach faces "1".."6"; every other photo is
-    then read. Reported per folder: crop-level accuracy on ground-truth boxes, and, when a die
-    finder is available, per-die accuracy counted like /work/shared/tools/score_reads.py.
-    epanemu's augmented copies of one photo stay on the same side of the split.
+    photos (ground-truth boxes, ``--shots`` per face) from the 'train' side of the fixed split
+    (vision/training/split.py) teach faces "1".."6"; the photos of the 'val' and 'test' sides
+    are then read (no network has seen them: the taught-dice embedding learnt from the
+    'train' side's die crops without their labels). Reported per folder: crop-level accuracy
+    on ground-truth boxes, and, when a die finder is available, per-die accuracy counted like
+    /work/shared/tools/score_reads.py. epanemu's augmented copies of one photo share a side.
 (b) synthetic: taught from rendered face crops, reading rendered scenes whose poses and
     lighting were not used for teaching.
 """
@@ -47,12 +49,14 @@ def load_labels(folder: Path, stem: str, width: int, height: int) -> list[tuple[
 
 
 def split_photos(folder: Path, shots: int, seed: int):
-    """Teaching crops (shots per face, from as few photos as it takes) and the test photos."""
+    """Teaching crops (shots per face, from as few 'train'-side photos as it takes, in an
+    order shuffled by ``seed``) and the photos to read (the 'val' and 'test' sides)."""
+    from vision.training.split import side_of
     stems = sorted(p.stem for p in (folder / "images").glob("*.jpg"))
     groups = defaultdict(list)
     for stem in stems:
         groups[photo_group(stem)].append(stem)
-    order = sorted(groups)
+    order = sorted(g for g in groups if side_of(g) == "train")
     random.Random(seed).shuffle(order)
     examples: dict[str, list[np.ndarray]] = {str(f): [] for f in range(1, 7)}
     teach_groups = set()
@@ -68,7 +72,7 @@ def split_photos(folder: Path, shots: int, seed: int):
                 used = True
         if used:
             teach_groups.add(group)
-    tests = [s for g in order if g not in teach_groups for s in groups[g]]
+    tests = [s for g in sorted(groups) if side_of(g) != "train" for s in groups[g]]
     return examples, len(teach_groups), tests
 
 

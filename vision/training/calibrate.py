@@ -74,6 +74,7 @@ def main(argv=None):
                          "few errors, so a stricter target leaves no slice at all)")
     ap.add_argument("--min-sure", type=int, default=100, help="fewest val reads in the >= 0.9 slice")
     ap.add_argument("--crop", type=int, help="the face reader's crop side (default: as recorded)")
+    ap.add_argument("--find-size", type=int, help="the finder's input side (default: as recorded)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     settings_path = args.models / "pip_reader.json"
@@ -82,6 +83,8 @@ def main(argv=None):
                      "confidence_knots": None, "trust": None})
     if args.crop:
         settings["crop"] = args.crop
+    if args.find_size:
+        settings["find_size"] = args.find_size
     settings_path.write_text(json.dumps(settings))
     reader = pips.PipReader(models=args.models)
     rows = [r for r in collect(reader) if r[2] is not None]

@@ -17,6 +17,7 @@ def train_for(net, opt, *, lr: float, minutes: float, out, train_step: Callable[
     """Run ``train_step`` (one optimiser step; returns a short loss text) until ``minutes``
     have passed; every ``every`` steps ``validate`` gives (score, text). Returns the best
     score; ``net`` ends with the best weights."""
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
     deadline = start + minutes * 60
     best = -math.inf if higher_is_better else math.inf

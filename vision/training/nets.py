@@ -5,6 +5,11 @@
   logit, channels 1-4 = log(w / 16 px), log(h / 16 px), x and y offset within the cell.
 * ``FaceNet``: reads one die crop (CROP x CROP, die about 60% of the crop). Output: 7 logits,
   faces 1..6 and "no die here".
+* ``FinderDW``: the finder's job with depthwise-separable blocks (deeper and wider for the
+  same cost).
+* ``FaceNetDW``: the face reader's job with depthwise-separable residual blocks: about twice the depth
+  and width of ``FaceNet`` for half its cost in OpenCV's dnn (which runs depthwise
+  convolutions well).
 """
 from __future__ import annotations
 
@@ -60,3 +65,67 @@ class FaceNet(nn.Module):
 
     def forward(self, x):
         return self.body(self.norm(x))
+
+
+class SeparableBlock(nn.Module):
+    """3x3 depthwise then 1x1 pointwise convolution (BN + ReLU after each); a residual add when
+    the shape is kept."""
+
+    def __init__(self, cin, cout, stride=1):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+            nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout))
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = self.body(x)
+        return F.relu(x + y) if self.residual else F.relu(y)
+
+
+class FaceNetDW(nn.Module):
+    """Face reader of depthwise-separable blocks; each crop's channels are first brought to
+    zero mean and unit spread (dark smoky dice with dim pips look as contrasty as white ones)."""
+
+    def __init__(self, classes=7, width=(32, 64, 128)):
+        super().__init__()
+        a, b, c = width
+        self.norm = nn.InstanceNorm2d(3, eps=1e-3)
+        self.body = nn.Sequential(
+            conv(3, a),
+            SeparableBlock(a, a, 2), SeparableBlock(a, a),                         # /2
+            SeparableBlock(a, b, 2), SeparableBlock(b, b), SeparableBlock(b, b),   # /4
+            SeparableBlock(b, c, 2), SeparableBlock(c, c), SeparableBlock(c, c),   # /8
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, classes))
+
+    def forward(self, x):
+        return self.body(self.norm(x))
+
+
+class FinderDW(nn.Module):
+    """Centre-heatmap finder of depthwise-separable blocks; same input and outputs as
+    ``Finder``."""
+
+    def __init__(self, width=(16, 32, 64, 96)):
+        super().__init__()
+        a, b, c, d = width
+        self.s4 = nn.Sequential(conv(3, a, 2), SeparableBlock(a, b, 2), SeparableBlock(b, b))           # /4
+        self.s8 = nn.Sequential(SeparableBlock(b, c, 2), SeparableBlock(c, c), SeparableBlock(c, c))    # /8
+        self.s16 = nn.Sequential(SeparableBlock(c, d, 2), SeparableBlock(d, d), SeparableBlock(d, d),
+                                 SeparableBlock(d, d))                                                  # /16
+        self.lat8 = nn.Conv2d(d, c, 1)
+        self.mix8 = SeparableBlock(c, b)
+        self.lat4 = nn.Conv2d(b, b, 1)
+        self.mix4 = SeparableBlock(b, b)
+        self.head = nn.Conv2d(b, 5, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x):
+        f4 = self.s4(x)
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        u8 = self.mix8(f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest"))
+        u4 = self.mix4(f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest"))
+        return self.head(u4)

@@ -2,9 +2,20 @@
 
   python -m vision.training.train_faces [--minutes 12] [--out vision/models/pip_faces.onnx]
 
-Crops come from the 'train' side of the shared real photos: every labelled die, each time at
-a random angle, mirror, centre shift, scale and colour/blur/noise change; plus "no die" crops
-away from the labelled dice. The checkpoint with the best validation accuracy is exported.
+Training draws from pools of *wide* crops made once at start-up (each die, or a "no die"
+spot, cut out at WIDE_CONTEXT x its size and resized to WIDE px), so a step only has to
+turn, shift, scale and recolour small pictures:
+
+* every labelled die on the 'train' side of the shared real photos (vision.training.split),
+  the tray photos (byler-train) ``--tray-repeat`` times as often;
+* the dice of ``--synthetic`` rendered scenes (vision.training.scenes: top-down and oblique
+  views, crowds, smoky and swirled dice);
+* "no die" spots: empty places of the same photos and scenes, places just beside a die (where
+  a finder fires between two dice) and, with ``--hard-from``, the finder's false finds on the
+  tray photos.
+
+The checkpoint with the best validation accuracy (labelled val dice, crops cut exactly as
+the reader cuts them) is exported.
 """
 from __future__ import annotations
 
@@ -17,25 +28,31 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.training.augment import affine, load, photometric, synthetic_pool
+from vision.training.augment import affine, load, photometric
 from vision.training.loop import train_for
-from vision.training.nets import FaceNet
+from vision.training.nets import FaceNet, FaceNetDW
 from vision.training.split import photos
 
-CROP = 32          # default network input side, pixels (--crop; the reader takes the side
+CROP = 48          # default network input side, pixels (--crop; the reader takes the side
                    # from models/pip_reader.json)
 CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
 NO_DIE = 6         # class index of "no die here"
+WIDE = 96          # side of the stored wide crops
+WIDE_CONTEXT = 2.4  # wide crop side = WIDE_CONTEXT * die size (room to turn and shift)
 
 
-def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP):
-    """side x side crop around a die (turned, mirrored); big shrinks go through an area
-    resize like the reader's, so large dice are not aliased."""
-    scale = side / (CONTEXT * size)
+def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP, context=CONTEXT):
+    """side x side crop around a die (turned, mirrored), ``context`` x its size; big shrinks go
+    through an area resize like the reader's, so large dice are not aliased."""
+    scale = side / (context * size)
     k = max(1, int(math.ceil(0.6 / scale)))
     m = affine((cx, cy), angle, scale * k, flip, (k * side / 2, k * side / 2))
     out = cv2.warpAffine(image, m, (k * side, k * side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     return out if k == 1 else cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def wide_crop(image, cx, cy, size):
+    return crop(image, cx, cy, size, side=WIDE, context=WIDE_CONTEXT)
 
 
 def far_from_dice(x, y, size, dice, margin=0.7):
@@ -59,46 +76,93 @@ def hard_negatives(pool, finder_onnx, threshold=0.2):
     return np.array(rows, np.float32).reshape(-1, 4)
 
 
-def random_crop(pool, rng, neg_rate=0.25, hard=None, side=CROP):
-    if hard is not None and len(hard) and rng.random() < 0.4 * neg_rate:
-        n, cx, cy, size = hard[rng.integers(len(hard))]
-        image = pool[int(n)][0]
-        size *= math.exp(rng.normal(0, 0.12))
-        img = crop(image, cx + rng.normal(0, 0.07) * size, cy + rng.normal(0, 0.07) * size, size,
-                   rng.uniform(0, 360), rng.random() < 0.5, side)
-        return photometric(img, rng, 0.8), NO_DIE
-    image, dice = pool[rng.integers(len(pool))]
-    h, w = image.shape[:2]
-    angle = rng.uniform(0, 360)
-    flip = rng.random() < 0.5
-    if len(dice) and rng.random() > neg_rate:
-        f, cx, cy, bw, bh = dice[rng.integers(len(dice))]
-        size = max(bw, bh) * math.exp(rng.normal(0, 0.12))
-        cx += rng.normal(0, 0.07) * size
-        cy += rng.normal(0, 0.07) * size
-        label = int(f) - 1
-    else:
+def die_crops(pool) -> tuple[np.ndarray, np.ndarray]:
+    """Wide crops of every die in ``pool`` [(image, dice)], and their classes (face - 1)."""
+    xs, ys = [], []
+    for image, dice in pool:
+        for f, cx, cy, bw, bh in dice:
+            xs.append(wide_crop(image, cx, cy, max(bw, bh)))
+            ys.append(int(f) - 1)
+    return np.array(xs, np.uint8).reshape(-1, WIDE, WIDE, 3), np.array(ys, np.int64)
+
+
+def empty_spots(pool, rng, per_image=4) -> np.ndarray:
+    """Wide crops of places with no die: anywhere empty, or just beside a die."""
+    out = []
+    for image, dice in pool:
+        h, w = image.shape[:2]
         sizes = dice[:, 3:5].max(axis=1) if len(dice) else np.array([40.0])
-        size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.2))
-        for _ in range(20):
-            if len(dice) and rng.random() < 0.5:  # next to a die: a likely false find
-                j = rng.integers(len(dice))
-                a = rng.uniform(0, 2 * math.pi)
-                r = rng.uniform(0.75, 1.3) * max(dice[j, 3], dice[j, 4])
-                cx, cy = dice[j, 1] + r * math.cos(a), dice[j, 2] + r * math.sin(a)
-            else:
-                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            if far_from_dice(cx, cy, size, dice):
-                break
-        else:
-            return random_crop(pool, rng, 0.0, side=side)
-        label = NO_DIE
-    img = crop(image, cx, cy, size, angle, flip, side)
-    return photometric(img, rng, 0.8), label
+        for _ in range(per_image):
+            size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.2))
+            for _ in range(20):
+                if len(dice) and rng.random() < 0.5:  # next to a die: a likely false find
+                    j = rng.integers(len(dice))
+                    a = rng.uniform(0, 2 * math.pi)
+                    r = rng.uniform(0.75, 1.3) * max(dice[j, 3], dice[j, 4])
+                    cx, cy = dice[j, 1] + r * math.cos(a), dice[j, 2] + r * math.sin(a)
+                else:
+                    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+                if far_from_dice(cx, cy, size, dice):
+                    out.append(wide_crop(image, cx, cy, size))
+                    break
+    return np.array(out, np.uint8).reshape(-1, WIDE, WIDE, 3)
+
+
+def hard_spots(pool, hard) -> np.ndarray:
+    return np.array([wide_crop(pool[int(n)][0], x, y, s) for n, x, y, s in hard], np.uint8).reshape(-1, WIDE, WIDE, 3)
+
+
+def salt_and_pepper(img, rng, amount):
+    """Dark and bright specks, as in the Roboflow copies of the mixed photos."""
+    mask = rng.random(img.shape[:2])
+    img = img.copy()
+    img[mask < amount / 2] = 0
+    img[mask > 1 - amount / 2] = 255
+    return img
+
+
+def augment(wide, rng, side=CROP, context=CONTEXT):
+    """One training crop (``context`` x the die's size) from a wide crop: any turn, mirror,
+    +-12% size, 7% centre shift, colour, blur and noise."""
+    die = WIDE / WIDE_CONTEXT
+    size = die * math.exp(rng.normal(0, 0.12))
+    cx, cy = WIDE / 2 + rng.normal(0, 0.07, 2) * die
+    m = affine((cx, cy), rng.uniform(0, 360), side / (context * size), rng.random() < 0.5, (side / 2, side / 2))
+    out = cv2.warpAffine(wide, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.25:  # a small or far die: lost detail
+        f = rng.uniform(0.35, 0.8)
+        small = cv2.resize(out, (max(8, int(side * f)),) * 2, interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
+    out = photometric(out, rng, 0.8)
+    if rng.random() < 0.15:
+        out = salt_and_pepper(out, rng, rng.uniform(0.005, 0.03))
+    return out
+
+
+class CropPools:
+    """Where training crops are drawn from, and how often."""
+
+    def __init__(self, groups: list[tuple[np.ndarray, np.ndarray, float]]):
+        self.groups = [(x, y) for x, y, _ in groups if len(x)]
+        weights = np.array([w for x, _, w in groups if len(x)], float)
+        self.p = weights / weights.sum()
+
+    def batch(self, rng, n, side=CROP):
+        picks = rng.choice(len(self.groups), size=n, p=self.p)
+        xs, ys = [], []
+        for g in picks:
+            x, y = self.groups[g]
+            i = rng.integers(len(x))
+            xs.append(augment(x[i], rng, side))
+            ys.append(int(y[i]))
+        return to_tensor(xs), torch.tensor(ys)
 
 
 def to_tensor(batch):
-    return torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    """NCHW float tensor in channels-last memory (torch's CPU convolutions, depthwise above
+    all, run about twice as fast on it)."""
+    x = torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2)
+    return x.contiguous(memory_format=torch.channels_last)
 
 
 def val_set(pool, side=CROP):
@@ -113,8 +177,15 @@ def val_set(pool, side=CROP):
 def accuracy(net, x, y):
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)]).argmax(1)
+        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)])[:, :6].argmax(1)
     return (pred == y).float().mean().item()
+
+
+def make_net(arch: str, width: tuple[int, ...], norm_input: bool = True):
+    """``dw``: FaceNetDW (always normalises its input); ``plain``: FaceNet."""
+    if arch == "dw":
+        return FaceNetDW(width=width)
+    return FaceNet(width=width, norm_input=norm_input)
 
 
 def export(net, out, weights=True, side=CROP):
@@ -128,6 +199,32 @@ def export(net, out, weights=True, side=CROP):
         torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
 
 
+def build_pools(args, rng) -> CropPools:
+    from vision.training.scenes import training_scene
+    tray = [load(p) for p in photos(folder="byler-train", side="train")]
+    mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
+    scenes = [training_scene(args.seed * 100_000 + n) for n in range(args.synthetic)]
+    tx, ty = die_crops(tray)
+    mx, my = die_crops(mixed)
+    sx, sy = die_crops(scenes)
+    # Empty spots of the mixed photos are risky: their crowded scenes leave dice unlabelled.
+    neg = np.concatenate([empty_spots(tray, rng, 12), empty_spots(mixed, rng, 2), empty_spots(scenes, rng, 3)])
+    if args.hard_from:
+        # Only tray photos: in epanemu's crowded scenes most "false" finds are unlabelled dice.
+        neg = np.concatenate([neg, hard_spots(tray, hard_negatives(tray, args.hard_from))])
+    del scenes
+    print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}", flush=True)
+    share_die = 1 - args.neg_rate
+    real = 1 - args.synthetic_share
+    tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
+    return CropPools([
+        (tx, ty, share_die * real * tray_w),
+        (mx, my, share_die * real * (1 - tray_w)),
+        (sx, sy, share_die * args.synthetic_share),
+        (neg, np.full(len(neg), NO_DIE), args.neg_rate),
+    ])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12)
@@ -135,57 +232,49 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--out", default="vision/models/pip_faces.onnx")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes added to the real photos")
+    ap.add_argument("--synthetic", type=int, default=1500, help="rendered training scenes")
+    ap.add_argument("--synthetic-share", type=float, default=0.3, help="share of die crops drawn from them")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--hard-from", type=Path, metavar="FINDER_ONNX",
-                    help="add the finder's false finds on the training photos as 'no die' crops")
-    ap.add_argument("--neg-rate", type=float, default=0.25, help="share of 'no die' crops")
+                    help="add the finder's false finds on the tray photos as 'no die' crops")
+    ap.add_argument("--neg-rate", type=float, default=0.2, help="share of 'no die' crops")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
     ap.add_argument("--crop", type=int, default=CROP, help="crop side in pixels (multiple of 8)")
-    ap.add_argument("--width", default="24,48,96", help="channels of the three stages")
-    ap.add_argument("--norm-input", action="store_true",
-                    help="normalise each crop's channels inside the network first")
-    ap.add_argument("--tray-repeat", type=int, default=1,
-                    help="draw the tray photos (byler-train) this many times as often")
+    ap.add_argument("--arch", choices=("dw", "plain"), default="dw")
+    ap.add_argument("--width", default="32,64,128", help="channels of the three stages")
+    ap.add_argument("--tray-repeat", type=float, default=3,
+                    help="draw the tray photos (byler-train) this many times as often as their count says")
     args = ap.parse_args(argv)
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train = [load(p) for p in photos(side="train")]
-    # Only tray photos: in epanemu's crowded scenes most "false" finds are unlabelled dice.
-    n_tray = len(photos(folder="byler-train", side="train"))
-    hard = hard_negatives(train[:n_tray], args.hard_from) if args.hard_from else None
-    if hard is not None:
-        print(f"hard negatives: {len(hard)}", flush=True)
-    train += train[:n_tray] * (args.tray_repeat - 1)  # same arrays, drawn more often
-    train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
+    pools = build_pools(args, rng)
     val_tray = [load(p) for p in photos(folder="byler-train", side="val")]
     vx, vy = val_set(val_tray + [load(p) for p in photos(folder="epanemu-train", side="val")], args.crop)
     tx, ty = val_set(val_tray, args.crop)
-    print(f"train photos + scenes {len(train)}, val dice {len(vy)} (tray {len(ty)}), crop {args.crop}, "
-          f"width {width}", flush=True)
-    net = FaceNet(width=width, norm_input=args.norm_input)
+    print(f"val dice {len(vy)} (tray {len(ty)}), crop {args.crop}, {args.arch} {width}", flush=True)
+    net = make_net(args.arch, width)
     if args.init:
         net.load_state_dict(torch.load(args.init))
+    net = net.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
 
     def train_step():
-        batch = [random_crop(train, rng, args.neg_rate, hard, args.crop) for _ in range(args.batch)]
-        x = to_tensor([b[0] for b in batch])
-        y = torch.tensor([b[1] for b in batch])
+        x, y = pools.batch(rng, args.batch, args.crop)
         loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
         opt.zero_grad(); loss.backward(); opt.step()
         return f"loss {loss.item():.3f}"
 
     def validate():
-        acc = accuracy(net, vx, vy)
-        return acc, f"val acc {acc:.4f} (tray {accuracy(net, tx, ty):.4f})"
+        tray, mixed = accuracy(net, tx, ty), accuracy(net, vx, vy)
+        # Tray photos are what the box sees: weigh them as much as all the mixed ones.
+        return 0.5 * (tray + mixed), f"val acc {mixed:.4f} (tray {tray:.4f})"
 
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
-                     validate=validate, higher_is_better=True)
+                     validate=validate, higher_is_better=True, every=200)
     export(net, args.out, side=args.crop)
-    print(f"wrote {args.out} (val acc {best:.4f})", flush=True)
+    print(f"wrote {args.out} (val score {best:.4f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
 """Train the die finder (centre heatmap + size + offset) and export it to ONNX.
 
-  python -m vision.training.train_finder [--minutes 12] [--out vision/models/pip_finder.onnx]
+  python -m vision.training.train_finder [--minutes 12] [--size 384] [--out vision/models/pip_finder.onnx]
 
-Trains on the 'train' side of the shared real photos (vision.training.split), picks the
-checkpoint with the best validation loss, exports with a fixed 1x3xSxS input (S = FIND_SIZE).
+Trains on the 'train' side of the shared real photos (vision.training.split) and rendered
+scenes (vision.training.scenes), on patches cut at random scales around the reader's own
+scale (a frame's longer side shrunk to ``--size``); picks the checkpoint that finds the most
+val dice with few false finds (F1 at the heatmap level 0.3, matched as the scorer does) and
+exports it with a fixed 1x3xSxS input (S = ``--size``, recorded as ``find_size`` in
+pip_reader.json by the calibration).
 """
 from __future__ import annotations
 
@@ -16,15 +20,17 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.training.augment import affine, load, photometric, synthetic_pool
+from vision import pips
+from vision.bench.scoring import labels_in_pixels, pair_up
+from vision.training.augment import affine, load, photometric
 from vision.training.loop import train_for
-from vision.training.nets import Finder
+from vision.training.nets import Finder, FinderDW
 from vision.training.split import photos
 
-FIND_SIZE = 320      # the reader letterboxes a frame's longer side to this
-STRIDE = 4
+FIND_SIZE = 384      # default input side (--size)
+STRIDE = pips.STRIDE
 PATCH = 256          # training patch (the network is fully convolutional)
-PAD = 127
+PAD = pips.PAD
 
 
 def targets(dice_xywh: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
@@ -48,33 +54,46 @@ def targets(dice_xywh: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
     return heat[None], reg, mask[None]
 
 
-def sample(image, dice, rng, patch=PATCH):
-    """One augmented training patch: random scale, 90-degree turns, flips, small tilt."""
+def sample(image, dice, rng, patch=PATCH, find_size=FIND_SIZE):
+    """One augmented training patch: random scale around the reader's, 90-degree turns,
+    mirror, small tilt. Shrinking goes through an area resize, as in the reader."""
     h, w = image.shape[:2]
-    base = FIND_SIZE / max(h, w)
-    scale = base * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    scale = find_size / max(h, w) * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    if scale < 1:
+        image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        sx, sy = image.shape[1] / w, image.shape[0] / h
+        dice = dice * np.array([1, sx, sy, sx, sy], np.float32)
+        warp_scale = 1.0
+    else:
+        warp_scale = scale
+    h, w = image.shape[:2]
     angle = 90 * rng.integers(4) + rng.uniform(-8, 8)
     flip = rng.random() < 0.5
     if len(dice) and rng.random() < 0.7:
-        anchor = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 40, 2)
+        anchor = dice[rng.integers(len(dice)), 1:3] + rng.normal(0, 40 * min(scale, 1), 2)
     else:
         anchor = rng.uniform([0, 0], [w, h])
-    m = affine(anchor, angle, scale, flip, (patch / 2, patch / 2))
+    m = affine(anchor, angle, warp_scale, flip, (patch / 2, patch / 2))
     border = (PAD, PAD, PAD) if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(0, 255, 3))
-    out = cv2.warpAffine(image, m, (patch, patch), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    out = cv2.warpAffine(image, m, (patch, patch), flags=cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     out = photometric(out, rng)
+    if rng.random() < 0.15:
+        from vision.training.train_faces import salt_and_pepper
+        out = salt_and_pepper(out, rng, rng.uniform(0.005, 0.03))
     boxes = []
     for f, cx, cy, bw, bh in dice:
         x, y = m @ (cx, cy, 1.0)
         if round(angle / 90) % 2:
             bw, bh = bh, bw
-        boxes.append((x, y, bw * scale, bh * scale))
+        boxes.append((x, y, bw * warp_scale, bh * warp_scale))
     return out, np.array(boxes, np.float32).reshape(-1, 4)
 
 
 def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
-    return torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    """NCHW float tensor in channels-last memory (faster for torch's CPU convolutions)."""
+    x = torch.from_numpy(np.stack(batch).astype(np.float32) / 255.0).permute(0, 3, 1, 2)
+    return x.contiguous(memory_format=torch.channels_last)
 
 
 def focal_loss(logit, heat):
@@ -92,40 +111,46 @@ def loss_fn(out, heat, reg, mask):
     return hl + rl, hl.item(), rl.item()
 
 
-def make_batch(pool, rng, n, patch=PATCH):
+def make_batch(pools, weights, rng, n, patch=PATCH, find_size=FIND_SIZE):
     imgs, hs, rs, ms = [], [], [], []
-    for _ in range(n):
-        image, dice = pool[rng.integers(len(pool))]
-        img, boxes = sample(image, dice, rng, patch)
+    for g in rng.choice(len(pools), size=n, p=weights):
+        image, dice = pools[g][rng.integers(len(pools[g]))]
+        img, boxes = sample(image, dice, rng, patch, find_size)
         hm, rg, mk = targets(boxes, patch)
         imgs.append(img); hs.append(hm); rs.append(rg); ms.append(mk)
     return (to_tensor(imgs), torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(rs)),
             torch.from_numpy(np.stack(ms)))
 
 
-def val_batches(pool):
-    """Validation: whole photos letterboxed to FIND_SIZE, no augmentation."""
-    out = []
-    for image, dice in pool:
-        h, w = image.shape[:2]
-        s = FIND_SIZE / max(h, w)
-        m = np.array([[s, 0, 0], [0, s, 0]], np.float64)
-        img = cv2.warpAffine(image, m, (FIND_SIZE, FIND_SIZE), flags=cv2.INTER_AREA,
-                             borderValue=(PAD, PAD, PAD))
-        boxes = np.array([(cx * s, cy * s, bw * s, bh * s) for _, cx, cy, bw, bh in dice],
-                         np.float32).reshape(-1, 4)
-        out.append((img, targets(boxes, FIND_SIZE)))
-    return out
+def detection_f1(net, val, find_size, threshold=0.3) -> tuple[float, str]:
+    """F1 of the finder on whole val photos (letterboxed as the reader does), finds matched to
+    labels by the scorer's rule."""
+    found = labelled = predicted = 0
+    for image, labels in val:
+        canvas, scale = pips.letterbox(image, find_size)
+        with torch.no_grad():
+            maps = net(to_tensor([canvas]))[0].numpy()
+        finds = pips.peaks(maps, scale, threshold)
+        found += len(pair_up([{"x": f.x, "y": f.y} for f in finds], labels))
+        labelled += len(labels)
+        predicted += len(finds)
+    recall, precision = found / max(labelled, 1), found / max(predicted, 1)
+    f1 = 2 * recall * precision / max(recall + precision, 1e-9)
+    return f1, f"val recall {recall:.4f} precision {precision:.4f} f1 {f1:.4f}"
 
 
-def export(net, out, weights=True):
+def export(net, out, weights=True, find_size=FIND_SIZE):
     """Write the ONNX file (fixed 1x3xSxS input) and the torch weights beside it."""
     net.eval()
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, FIND_SIZE, FIND_SIZE), str(out), dynamo=False,
+    torch.onnx.export(net, torch.zeros(1, 3, find_size, find_size), str(out), dynamo=False,
                       input_names=["image"], output_names=["maps"], opset_version=13)
     if weights:
         torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
+
+
+def make_net(arch: str):
+    return FinderDW() if arch == "dw" else Finder()
 
 
 def main(argv=None):
@@ -134,44 +159,51 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--patch", type=int, default=PATCH, help="training patch side (multiple of 32)")
+    ap.add_argument("--size", type=int, default=FIND_SIZE, help="the reader's input side (multiple of 32)")
+    ap.add_argument("--arch", choices=("dw", "plain"), default="dw")
     ap.add_argument("--out", default="vision/models/pip_finder.onnx")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--synthetic", type=int, default=300, help="rendered scenes added to the real photos")
+    ap.add_argument("--synthetic", type=int, default=1500, help="rendered training scenes")
+    ap.add_argument("--synthetic-share", type=float, default=0.3, help="share of patches cut from them")
+    ap.add_argument("--symbol-share", type=float, default=0.35,
+                    help="share of rendered scenes whose dice carry random symbols, not pips")
+    ap.add_argument("--tray-share", type=float, default=0.3, help="share of patches cut from the tray photos")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train = [load(p) for p in photos(side="train")]
-    train += synthetic_pool(args.synthetic, seed=1000 + args.seed) if args.synthetic else []
-    val = val_batches([load(p) for p in photos(side="val")])
-    print(f"train photos + scenes {len(train)}, val photos {len(val)}", flush=True)
-    net = Finder()
+    from vision.training.scenes import training_scene
+    tray = [load(p) for p in photos(folder="byler-train", side="train")]
+    mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
+    scenes = [training_scene(args.seed * 100_000 + 50_000 + n, symbol_share=args.symbol_share)
+              for n in range(args.synthetic)]
+    pools = [tray, mixed, scenes] if scenes else [tray, mixed]
+    real = 1 - (args.synthetic_share if scenes else 0)
+    weights = np.array([args.tray_share * real, (1 - args.tray_share) * real] + ([args.synthetic_share] if scenes else []))
+    val = []
+    for p in photos(side="val"):
+        image = cv2.imread(str(p.image))
+        val.append((image, labels_in_pixels(p.dice, image.shape[1], image.shape[0])))
+    print(f"train: tray {len(tray)}, mixed {len(mixed)}, scenes {len(scenes)}; val photos {len(val)}; "
+          f"input {args.size}, {args.arch}", flush=True)
+    net = make_net(args.arch)
     if args.init:
         net.load_state_dict(torch.load(args.init))
+    net = net.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
 
     def train_step():
-        x, hm, rg, mk = make_batch(train, rng, args.batch, args.patch)
+        x, hm, rg, mk = make_batch(pools, weights, rng, args.batch, args.patch, args.size)
         loss, hl, rl = loss_fn(net(x), hm, rg, mk)
         opt.zero_grad(); loss.backward(); opt.step()
         return f"loss {loss.item():.3f} (heat {hl:.3f} reg {rl:.3f})"
 
-    def validate():
-        vl = 0.0
-        for i in range(0, len(val), 16):
-            chunk = val[i:i + 16]
-            vx = to_tensor([c[0] for c in chunk])
-            vh, vr, vm = (torch.from_numpy(np.stack([c[1][k] for c in chunk])) for k in range(3))
-            vl += loss_fn(net(vx), vh, vr, vm)[0].item() * len(chunk)
-        vl /= len(val)
-        return vl, f"val {vl:.3f}"
-
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
-                     validate=validate, higher_is_better=False)
-    export(net, args.out)
-    print(f"wrote {args.out} (val loss {best:.3f})", flush=True)
+                     validate=lambda: detection_f1(net, val, args.size), higher_is_better=True, every=250)
+    export(net, args.out, find_size=args.size)
+    print(f"wrote {args.out} (val F1 {best:.4f})", flush=True)
 
 
 if __name__ == "__main__":

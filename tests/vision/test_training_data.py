@@ -1,0 +1,77 @@
+"""The rendered training data (vision/training/scenes.py, symbols.py) and the renderer hooks
+they use: truthful boxes, six different random faces per made-up set, pip shapes that vary.
+No torch needed."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.training.scenes import training_scene, training_style
+from vision.training.symbols import FACES, symbol_set, symbol_specs
+
+CLEAN = synth.Lighting(direction=(0.2, 0.3, 0.93), ambient=0.6, blur=0.0, noise=0.0, shadow=0.3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_training_scenes_label_every_die_inside_the_frame(seed):
+    image, dice = training_scene(seed, size=(320, 320))
+    assert image.shape == (320, 320, 3) and image.dtype == np.uint8
+    assert dice.shape[1] == 5 and len(dice) >= 1
+    assert set(dice[:, 0].astype(int)) <= {1, 2, 3, 4, 5, 6}
+    assert np.all((dice[:, 1] >= 0) & (dice[:, 1] < 320) & (dice[:, 2] >= 0) & (dice[:, 2] < 320))
+    assert np.all(dice[:, 3:5] >= 4)
+
+
+def test_training_scenes_are_deterministic_and_symbol_dice_have_face_zero():
+    a, da = training_scene(5)
+    b, db = training_scene(5)
+    assert np.array_equal(a, b) and np.array_equal(da, db)
+    with_symbols = [training_scene(s, size=(256, 256), symbol_share=1.0)[1] for s in range(3)]
+    assert all(len(d) and np.all(d[:, 0] == 0) for d in with_symbols)
+
+
+def test_training_styles_cover_smoky_and_varied_pips():
+    styles = [training_style(np.random.default_rng(s)) for s in range(200)]
+    assert any(s.opacity < 0.9 and sum(s.body) < 250 for s in styles)          # smoky
+    assert min(s.pip_size for s in styles) < 0.85 < 1.25 < max(s.pip_size for s in styles)
+    assert len({s.body for s in styles}) > 100
+
+
+def test_pip_size_and_spread_change_only_when_asked():
+    base = synth.DieStyle(body=(235, 238, 240), ink=(20, 20, 20), gloss=0.0)
+    default = synth.face_texture("d6-pips", "5", base, 64)
+    same = synth.face_texture("d6-pips", "5", synth.DieStyle(body=(235, 238, 240), ink=(20, 20, 20), gloss=0.0,
+                                                             pip_size=1.0, pip_spread=1.0), 64)
+    bigger = synth.face_texture("d6-pips", "5", synth.DieStyle(body=(235, 238, 240), ink=(20, 20, 20),
+                                                               gloss=0.0, pip_size=1.3), 64)
+    assert np.array_equal(default, same)
+    # bigger pips: more dark ink on the face
+    assert (bigger[..., :3].sum(axis=2) < default[..., :3].sum(axis=2)).sum() > 50
+
+
+def test_made_up_sets_have_six_different_faces_that_render():
+    name = symbol_set(123)
+    assert synth.faces_of(name) == FACES
+    style = synth.DieStyle(body=(235, 238, 240), ink=(20, 20, 20), gloss=0.0)
+    textures = [synth.face_texture(name, f, style, 64) for f in FACES]
+    inked = [int((t[..., :3].sum(axis=2) < 300).sum()) for t in textures]
+    assert sum(n > 0 for n in inked) >= 5      # at most one blank face
+    for i in range(6):
+        for j in range(i + 1, 6):
+            assert not np.array_equal(textures[i], textures[j]) or inked[i] == inked[j] == 0
+    image, truth = synth.render_scene(list(FACES), name, seed=4, lighting=CLEAN)
+    assert truth.faces == list(FACES) and image.shape == (480, 640, 3)
+
+
+def test_made_up_sets_are_deterministic_and_varied():
+    assert symbol_specs(9) == symbol_specs(9)
+    kinds = {spec["kind"] for seed in range(60) for spec in symbol_specs(seed)}
+    assert {"dots", "glyph", "shape", "strokes", "combo"} <= kinds
+
+
+def test_register_face_set_refuses_built_in_names_and_bad_faces():
+    with pytest.raises(ValueError, match="built-in"):
+        synth.register_face_set("jingle-bell-roll", FACES, lambda *a: None)
+    with pytest.raises(ValueError, match="six different faces"):
+        synth.register_face_set("my-set", ("A", "A", "B", "C", "D", "E"), lambda *a: None)

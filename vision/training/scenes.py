@@ -1,0 +1,105 @@
+"""Rendered training scenes of pip dice, wider than the tests' and the demo's scenes.
+
+``vision.synth.render_scene`` draws what the box's camera sees: dice on a tray from above.
+The real photos the reader must handle go further (``../shared/data/d6-real``): phone photos
+from 30-60 degrees off vertical where the sides of a die show as much as its top, crowded
+tables and packed rows of touching dice, smoky translucent dice with dim red pips, pips of
+every size. ``training_scene`` draws those too, for the finder and the face reader; nothing
+here is used at run time.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.synth import BODY_COLOURS, DIE_MM, DiePose, DieStyle, Lighting, Table, random_lighting
+
+# Dark see-through plastic and the pip colours such dice come with (BGR).
+SMOKY_BODIES = [(45, 40, 48), (60, 50, 45), (40, 45, 60), (70, 60, 70), (35, 35, 35)]
+SMOKY_INKS = [(50, 50, 210), (230, 230, 230), (40, 200, 230), (60, 150, 60)]
+
+
+def training_style(rng: np.random.Generator) -> DieStyle:
+    """A die look drawn from a wide range: solid, swirled, translucent or smoky, pips of
+    any usual size and spacing."""
+    kind = rng.random()
+    pattern = int(rng.integers(1 << 30))
+    pip_size = float(rng.uniform(0.75, 1.35))
+    pip_spread = float(rng.uniform(0.85, 1.12))
+    gloss = float(rng.uniform(0.05, 0.95))
+    if kind < 0.18:  # smoky: dark translucent body, dim pips
+        body = SMOKY_BODIES[rng.integers(len(SMOKY_BODIES))]
+        ink = SMOKY_INKS[rng.integers(len(SMOKY_INKS))]
+        swirl = tuple(int(c) for c in rng.integers(60, 200, 3)) if rng.random() < 0.4 else None
+        return DieStyle(body=body, ink=ink, swirl=swirl, gloss=gloss, pattern=pattern,
+                        opacity=float(rng.uniform(0.55, 0.85)), pip_size=pip_size, pip_spread=pip_spread)
+    body, inks = BODY_COLOURS[rng.integers(len(BODY_COLOURS))]
+    body = tuple(int(np.clip(c + j, 0, 255)) for c, j in zip(body, rng.integers(-30, 31, 3)))
+    ink = inks[rng.integers(len(inks))] if rng.random() < 0.85 else tuple(int(c) for c in rng.integers(0, 256, 3))
+    swirl = None
+    if kind < 0.45:
+        other = BODY_COLOURS[rng.integers(len(BODY_COLOURS))][0]
+        if sum(abs(a - b) for a, b in zip(other, ink)) > 150:
+            swirl = other
+    opacity = 1.0
+    if swirl is None and rng.random() < 0.2:
+        opacity = float(rng.uniform(0.6, 0.85))
+        body = tuple(int(c * 0.8) for c in body)
+    return DieStyle(body=body, ink=ink, swirl=swirl, gloss=gloss, pattern=pattern, opacity=opacity,
+                    pip_size=pip_size, pip_spread=pip_spread)
+
+
+def training_lighting(rng: np.random.Generator) -> Lighting:
+    base = random_lighting(rng)
+    return Lighting(direction=base.direction, ambient=float(rng.uniform(0.35, 0.8)),
+                    blur=float(rng.choice([0.0, 0.3, 0.6, 0.9, 1.3])), noise=float(rng.uniform(1.0, 9.0)),
+                    shadow=float(rng.uniform(0.1, 0.6)))
+
+
+def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """One rendered scene: (BGR image, dice array [face, cx, cy, w, h] in pixels), the box
+    covering each die's whole silhouette like the real photos' labels. With probability
+    ``symbol_share`` the dice carry random symbols instead of pips (vision.training.symbols;
+    face 0 in the array), so a finder learns to find dice whatever their faces show."""
+    rng = np.random.default_rng([seed, 77])
+    dice_set, faces = "d6-pips", ("1", "2", "3", "4", "5", "6")
+    if rng.random() < symbol_share:
+        from vision.training.symbols import FACES, symbol_set
+        dice_set, faces = symbol_set(seed), FACES
+    oblique = rng.random() < 0.45
+    camera_tilt = float(rng.uniform(25, 58)) if oblique else float(rng.uniform(0, 14))
+    die_px = float(math.exp(rng.uniform(math.log(14), math.log(110 if oblique else 70))))
+    background = "mat" if rng.random() < 0.15 else "tray"
+    table = Table(size, int(rng.integers(1 << 30)), background=background,
+                  die_px=None if background == "mat" else die_px, lighting=training_lighting(rng),
+                  tilt_deg=camera_tilt)
+    packed = rng.random() < 0.2
+    room = (size[0] * size[1]) / max(table.die_px, 8) ** 2
+    most = int(np.clip(room * (0.25 if packed else 0.08), 1, 60))
+    count = int(rng.integers(1, most + 1))
+    region = table.mat_region("rolling") if background == "mat" else None
+    for _ in range(6):
+        try:
+            places = table.random_positions(count, rng, touching=0.9 if packed else float(rng.uniform(0, 0.5)),
+                                            region=region)
+            break
+        except ValueError:
+            count = max(1, count // 2)
+    else:
+        places = []
+    same = rng.random() < 0.3
+    shared = training_style(rng)
+    poses = [DiePose(face=faces[int(rng.integers(6))], x=x, y=y, yaw=yaw, tilt=float(rng.uniform(0, 12)),
+                     tilt_axis=float(rng.uniform(0, 360)), style=shared if same else training_style(rng),
+                     size_mm=DIE_MM * float(rng.uniform(0.9, 1.1)))
+             for x, y, yaw in places]
+    # Far dice first, so nearer ones hide them as in a photo.
+    cam = table.camera.centre
+    poses.sort(key=lambda p: -math.hypot(p.x - cam[0], p.y - cam[1]))
+    image, truth = table.draw(poses, dice_set, rng)
+    w, h = size
+    dice = [(int(d.face) if dice_set == "d6-pips" else 0, d.x, d.y, d.w, d.h) for d in truth
+            if 0 <= d.x < w and 0 <= d.y < h and min(d.w, d.h) >= 4]
+    return image, np.array(dice, np.float32).reshape(-1, 5)

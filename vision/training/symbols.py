@@ -1,0 +1,235 @@
+"""Random die faces for training the taught-dice embedding (``train_embedding``).
+
+A taught die set can carry any six pictures, so the embedding that reads taught dice is
+trained on thousands of made-up die sets, each six random symbols drawn here: dots at
+random places (never the standard pip layouts' grid), letters and digits in OpenCV's
+Hershey fonts, polygons, stars, rings, crescents, crosses, arrows, bars, scribbled strokes
+and small compositions of these. It never sees the built-in sets' stand-in icons
+(``vision.icons``) nor any labelled real die, so reading those after teaching stays a fair
+test of few-shot learning.
+
+``symbol_set(seed)`` registers a set with the renderer (``vision.synth.register_face_set``)
+and returns its name; the faces are "S0".."S5".
+"""
+from __future__ import annotations
+
+import math
+import string
+
+import cv2
+import numpy as np
+
+from vision import synth
+
+FACES = ("S0", "S1", "S2", "S3", "S4", "S5")
+LINE = cv2.LINE_AA
+SHIFT = 4
+ONE = 1 << SHIFT
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+         cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX)
+GLYPHS = string.ascii_uppercase + string.digits + "#$%&*+?@"
+FAMILIES = ("dots", "glyph", "shape", "strokes", "combo")
+
+
+def _pt(size, x, y):
+    return int(round(x * size * ONE)), int(round(y * size * ONE))
+
+
+def _polygon(rng, n, star=False):
+    angles = np.sort(rng.uniform(0, 2 * np.pi, n)) if rng.random() < 0.3 else \
+        np.linspace(0, 2 * np.pi, n, endpoint=False) + rng.uniform(0, np.pi)
+    radii = np.ones(n)
+    if star:
+        angles = np.linspace(0, 2 * np.pi, 2 * n, endpoint=False) + rng.uniform(0, np.pi)
+        radii = np.tile([1.0, rng.uniform(0.35, 0.6)], n)
+    return np.column_stack([np.cos(angles) * radii, np.sin(angles) * radii])
+
+
+def random_shape(rng) -> dict:
+    """One drawing instruction in unit coordinates (the face is 0..1)."""
+    kind = rng.choice(["polygon", "star", "circle", "ring", "crescent", "cross", "arrow", "bars", "line"])
+    return {"kind": str(kind), "x": float(rng.uniform(0.4, 0.6)), "y": float(rng.uniform(0.4, 0.6)),
+            "r": float(rng.uniform(0.18, 0.32)), "angle": float(rng.uniform(0, 360)),
+            "n": int(rng.integers(3, 9)), "filled": bool(rng.random() < 0.7),
+            "width": float(rng.uniform(0.04, 0.1)), "points": _polygon(rng, int(rng.integers(3, 8))).tolist(),
+            "star": _polygon(rng, int(rng.integers(4, 8)), star=True).tolist(),
+            "bars": int(rng.integers(1, 4)), "aspect": float(rng.uniform(0.25, 0.6))}
+
+
+def _draw_shape(canvas, spec, ink, hole, scale=1.0, dx=0.0, dy=0.0):
+    size = canvas.shape[0]
+    x, y, r = spec["x"] + dx, spec["y"] + dy, spec["r"] * scale
+    a = math.radians(spec["angle"])
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    width = max(1, int(round(spec["width"] * size * scale)))
+    kind = spec["kind"]
+
+    def poly(points):
+        pts = (np.asarray(points) @ rot.T) * r + (x, y)
+        arr = np.array([_pt(size, px, py) for px, py in pts], np.int32)
+        if spec["filled"]:
+            cv2.fillPoly(canvas, [arr], ink, LINE, SHIFT)
+        else:
+            cv2.polylines(canvas, [arr], True, ink, width, LINE, SHIFT)
+
+    if kind == "polygon":
+        poly(spec["points"])
+    elif kind == "star":
+        poly(spec["star"])
+    elif kind == "circle":
+        cv2.circle(canvas, _pt(size, x, y), int(r * size * ONE), ink, -1 if spec["filled"] else width, LINE, SHIFT)
+    elif kind == "ring":
+        cv2.circle(canvas, _pt(size, x, y), int(r * size * ONE), ink, max(width, 2), LINE, SHIFT)
+    elif kind == "crescent":
+        cv2.circle(canvas, _pt(size, x, y), int(r * size * ONE), ink, -1, LINE, SHIFT)
+        cv2.circle(canvas, _pt(size, x + 0.45 * r * math.cos(a), y + 0.45 * r * math.sin(a)),
+                   int(0.85 * r * size * ONE), hole, -1, LINE, SHIFT)
+    elif kind == "cross":
+        for t in (0.0, math.pi / 2):
+            u = (math.cos(a + t) * r, math.sin(a + t) * r)
+            cv2.line(canvas, _pt(size, x - u[0], y - u[1]), _pt(size, x + u[0], y + u[1]), ink, max(width, 2), LINE, SHIFT)
+    elif kind == "arrow":
+        u = (math.cos(a) * r, math.sin(a) * r)
+        tip = (x + u[0], y + u[1])
+        cv2.line(canvas, _pt(size, x - u[0], y - u[1]), _pt(size, *tip), ink, max(width, 2), LINE, SHIFT)
+        for t in (2.5, -2.5):
+            cv2.line(canvas, _pt(size, *tip), _pt(size, tip[0] + 0.5 * r * math.cos(a + t),
+                                                  tip[1] + 0.5 * r * math.sin(a + t)), ink, max(width, 2), LINE, SHIFT)
+    elif kind == "bars":
+        n = spec["bars"]
+        for k in range(n):
+            off = (k - (n - 1) / 2) * 2.2 * spec["aspect"] * r * 0.6
+            pts = np.array([[-1, -spec["aspect"] * 0.6], [1, -spec["aspect"] * 0.6], [1, spec["aspect"] * 0.6],
+                            [-1, spec["aspect"] * 0.6]]) + (0, off / r)
+            pts = (pts @ rot.T) * r + (x, y)
+            cv2.fillPoly(canvas, [np.array([_pt(size, px, py) for px, py in pts], np.int32)], ink, LINE, SHIFT)
+    else:  # line
+        u = (math.cos(a) * r * 1.3, math.sin(a) * r * 1.3)
+        cv2.line(canvas, _pt(size, x - u[0], y - u[1]), _pt(size, x + u[0], y + u[1]), ink, max(width, 2), LINE, SHIFT)
+
+
+def random_dots(rng) -> dict:
+    """1-9 dots at random places (kept apart), not on the pip grid."""
+    n = int(rng.integers(1, 10))
+    r = float(rng.uniform(0.05, 0.11))
+    dots = []
+    for _ in range(200):
+        if len(dots) == n:
+            break
+        p = rng.uniform(0.2, 0.8, 2)
+        if all(np.hypot(*(p - q)) > 2.4 * r for q in dots):
+            dots.append(p)
+    return {"kind": "dots", "dots": [tuple(map(float, d)) for d in dots], "r": r,
+            "sizes": rng.uniform(0.8, 1.25, len(dots)).tolist() if rng.random() < 0.3 else [1.0] * len(dots)}
+
+
+def random_glyph(rng) -> dict:
+    return {"kind": "glyph", "text": str(rng.choice(list(GLYPHS))) if rng.random() < 0.85 else
+            "".join(rng.choice(list(GLYPHS), 2)), "font": int(rng.choice(FONTS)),
+            "thick": float(rng.uniform(0.05, 0.12)), "fill": float(rng.uniform(0.45, 0.7)),
+            "angle": float(rng.choice([0.0, 0.0, 90.0, rng.uniform(0, 360)]))}
+
+
+def random_strokes(rng) -> dict:
+    strokes = []
+    for _ in range(int(rng.integers(1, 4))):
+        pts = np.cumsum(rng.normal(0, 0.15, (int(rng.integers(3, 7)), 2)), axis=0)
+        pts = pts - pts.mean(axis=0) + rng.uniform(0.4, 0.6, 2)
+        strokes.append(np.clip(pts, 0.18, 0.82).tolist())
+    return {"kind": "strokes", "strokes": strokes, "width": float(rng.uniform(0.04, 0.1))}
+
+
+def random_symbol(rng, family: str) -> dict:
+    if family == "dots":
+        return random_dots(rng)
+    if family == "glyph":
+        return random_glyph(rng)
+    if family == "strokes":
+        return random_strokes(rng)
+    if family == "combo":
+        parts = []
+        for k in range(int(rng.integers(2, 4))):
+            s = random_shape(rng)
+            s["r"] *= 0.55
+            s["x"], s["y"] = (float(v) for v in rng.uniform(0.3, 0.7, 2))
+            parts.append(s)
+        return {"kind": "combo", "parts": parts}
+    return {"kind": "shape", "shape": random_shape(rng)}
+
+
+def draw_symbol(canvas: np.ndarray, spec: dict, ink, hole) -> None:
+    size = canvas.shape[0]
+    ink = tuple(int(c) for c in ink)
+    hole = tuple(int(c) for c in hole)
+    kind = spec["kind"]
+    if kind == "dots":
+        for (x, y), k in zip(spec["dots"], spec["sizes"]):
+            cv2.circle(canvas, _pt(size, x, y), int(spec["r"] * k * size * ONE), ink, -1, LINE, SHIFT)
+    elif kind == "glyph":
+        font, text = spec["font"], spec["text"]
+        thick = max(1, int(round(spec["thick"] * size * 0.5)))
+        (tw, th), base = cv2.getTextSize(text, font, 1.0, thick)
+        scale = spec["fill"] * size / max(tw, th + base, 1)
+        thick = max(1, int(round(spec["thick"] * size * 0.5)))
+        (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+        layer = np.zeros((size, size), np.uint8)
+        cv2.putText(layer, text, (int((size - tw) / 2), int((size + th) / 2)), font, scale, 255, thick, LINE)
+        if spec["angle"]:
+            m = cv2.getRotationMatrix2D((size / 2, size / 2), spec["angle"], 1.0)
+            layer = cv2.warpAffine(layer, m, (size, size))
+        alpha = layer.astype(np.float32)[..., None] / 255
+        canvas[:] = (canvas * (1 - alpha) + np.array(ink, np.float32) * alpha).astype(np.uint8)
+    elif kind == "strokes":
+        width = max(1, int(round(spec["width"] * size)))
+        for pts in spec["strokes"]:
+            arr = np.array([_pt(size, x, y) for x, y in pts], np.int32)
+            cv2.polylines(canvas, [arr], False, ink, width, LINE, SHIFT)
+    elif kind == "combo":
+        for part in spec["parts"]:
+            _draw_shape(canvas, part, ink, hole)
+    elif kind == "shape":
+        _draw_shape(canvas, spec["shape"], ink, hole)
+    # "blank": nothing
+
+
+def symbol_specs(seed: int) -> list[dict]:
+    """Six different symbols: mostly one family per set (like real dice), sometimes mixed,
+    now and then one blank face."""
+    rng = np.random.default_rng([seed, 4242])
+    mixed = rng.random() < 0.35
+    family = str(rng.choice(FAMILIES, p=[0.3, 0.25, 0.2, 0.1, 0.15]))
+    specs = []
+    for _ in range(6):
+        fam = str(rng.choice(FAMILIES)) if mixed else family
+        specs.append(random_symbol(rng, fam))
+    if rng.random() < 0.1:
+        specs[int(rng.integers(6))] = {"kind": "blank"}
+    if family == "dots" and not mixed and rng.random() < 0.5:
+        # a set where faces differ only in how many dots: the hardest kind to tell apart
+        counts = rng.permutation(np.arange(1, 10))[:6]
+        r = float(rng.uniform(0.05, 0.1))
+        specs = []
+        for n in counts:
+            sub = np.random.default_rng([seed, int(n), 99])
+            dots = []
+            for _ in range(300):
+                if len(dots) == n:
+                    break
+                p = sub.uniform(0.2, 0.8, 2)
+                if all(np.hypot(*(p - q)) > 2.4 * r for q in dots):
+                    dots.append(p)
+            specs.append({"kind": "dots", "dots": [tuple(map(float, d)) for d in dots], "r": r,
+                          "sizes": [1.0] * len(dots)})
+    return specs
+
+
+def symbol_set(seed: int) -> str:
+    """Register die set ``symbols-SEED`` with the renderer; returns its name."""
+    name = f"symbols-{seed}"
+    specs = dict(zip(FACES, symbol_specs(seed)))
+
+    def draw(canvas, face, ink, hole):
+        draw_symbol(canvas, specs[face], ink, hole)
+
+    synth.register_face_set(name, FACES, draw)
+    return name

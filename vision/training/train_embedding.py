@@ -1,0 +1,236 @@
+"""Train the taught-dice embedding (die crop -> unit vector) and export it to ONNX.
+
+  python -m vision.training.train_embedding [--minutes 60] [--out vision/models/die_embedding.onnx]
+
+A taught die set is read by comparing each die's embedding with the user's examples
+(vision/taught.py), so the embedding must put two pictures of the same face close together
+and different faces apart *for faces it has never seen*, whatever the die's colour, turn,
+light and blur. It learns that from:
+
+* thousands of made-up die sets (vision.training.symbols: six random symbols each), rendered
+  as dice at random poses, colours and light (vision.synth, vision.training.scenes), with a
+  neighbouring die now and then; a batch holds several sets, each face seen a few times, and
+  a supervised contrastive loss pulls the views of one face together and pushes every other
+  face (above all the other faces of its own set) away;
+* real die crops from the 'train' side of the shared photos *without their labels*: two
+  differently turned, coloured and blurred copies of one crop must match (so the embedding
+  learns what real plastic, glare and photo noise look like).
+
+No labelled real die and none of the built-in sets' icons is used, so teaching the pip dice
+"as unknown symbols" (python -m vision.bench fewshot) stays a fair test. Checkpoints are
+picked on few-shot episodes of held-out made-up sets (8 examples per face).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.synth import DIE_MM, DiePose, Table, faces_of
+from vision.training.augment import load
+from vision.training.loop import train_for
+from vision.training.nets import FaceNetDW
+from vision.training.scenes import training_lighting, training_style
+from vision.training.split import photos
+from vision.training.symbols import FACES, symbol_set
+from vision.training.train_faces import CROP, WIDE, WIDE_CONTEXT, augment, die_crops, to_tensor, wide_crop
+
+DIM = 64
+CONTEXT = 1.1  # crop side / die box side: as the taught reader cuts its crops (taught.CROP_PAD)
+VIEWS = 5   # stored renders per face of a made-up set
+
+
+def render_views(name: str, rng: np.random.Generator, views: int = VIEWS) -> np.ndarray:
+    """(6, views, WIDE, WIDE, 3) wide crops of each face of set ``name``: one die style for
+    the set, but every other view of a face in another colour (pip dice of a mixed bag)."""
+    base = training_style(rng)
+    out = np.empty((6, views, WIDE, WIDE, 3), np.uint8)
+    canvas = int(WIDE * 1.6)
+    die_px = WIDE / WIDE_CONTEXT
+    faces = faces_of(name)
+    for i, face in enumerate(faces):
+        for v in range(views):
+            style = base if rng.random() < 0.5 else training_style(rng)
+            tilt = float(rng.uniform(0, 14)) if rng.random() < 0.8 else float(rng.uniform(20, 45))
+            table = Table((canvas, canvas), int(rng.integers(1 << 30)), die_px=die_px,
+                          lighting=training_lighting(rng), tilt_deg=tilt)
+            x, y = table.camera.to_table(canvas / 2, canvas / 2, DIE_MM)
+            yaw = float(rng.uniform(0, 360))
+            poses = [DiePose(face=face, x=x, y=y, yaw=yaw, tilt=float(rng.uniform(0, 8)),
+                             tilt_axis=float(rng.uniform(0, 360)), style=style)]
+            for _ in range(int(rng.choice([0, 0, 1, 2]))):  # a die beside it
+                a = math.radians(yaw + 90 * int(rng.integers(4)) + rng.uniform(-10, 10))
+                gap = DIE_MM * rng.uniform(1.02, 1.3)
+                poses.append(DiePose(face=faces[int(rng.integers(6))], x=x + gap * math.cos(a),
+                                     y=y + gap * math.sin(a), yaw=yaw + float(rng.uniform(-15, 15)),
+                                     style=style if rng.random() < 0.6 else training_style(rng)))
+            poses.reverse()  # the die itself drawn last, on top
+            image, truth = table.draw(poses, name, rng)
+            d = truth[-1]
+            out[i, v] = wide_crop(image, d.x, d.y, max(d.w, d.h))
+    return out
+
+
+def symbol_pool(first_seed: int, count: int, views: int = VIEWS) -> np.ndarray:
+    """(count, 6, views, WIDE, WIDE, 3) for made-up sets ``first_seed`` .. + count."""
+    pool = np.empty((count, 6, views, WIDE, WIDE, 3), np.uint8)
+    for k in range(count):
+        seed = first_seed + k
+        pool[k] = render_views(symbol_set(seed), np.random.default_rng([seed, 5]), views)
+    return pool
+
+
+def embed(net, x: torch.Tensor) -> torch.Tensor:
+    return F.normalize(net(x), dim=1)
+
+
+def supcon(z: torch.Tensor, labels: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Supervised contrastive loss (every other view with the same label is a positive)."""
+    sim = z @ z.T / temperature
+    self_mask = torch.eye(len(z), dtype=torch.bool)
+    sim = sim.masked_fill(self_mask, -1e9)
+    log_prob = sim - torch.logsumexp(sim, dim=1, keepdim=True)
+    pos = (labels[:, None] == labels[None, :]) & ~self_mask
+    has = pos.any(dim=1)
+    return -(log_prob * pos).sum(1)[has].div(pos.sum(1)[has]).mean()
+
+
+def make_batch(pool, real, rng, sets, views, real_n, side=CROP):
+    xs, ys = [], []
+    for s in rng.choice(len(pool), size=sets, replace=False):
+        for f in range(6):
+            for v in rng.choice(pool.shape[2], size=views, replace=views > pool.shape[2]):
+                xs.append(augment(pool[s, f, v], rng, side, CONTEXT))
+                ys.append(int(s) * 6 + f)
+    if real is not None and real_n:
+        for k, i in enumerate(rng.choice(len(real), size=real_n, replace=False)):
+            xs.append(augment(real[i], rng, side, CONTEXT))
+            xs.append(augment(real[i], rng, side, CONTEXT))
+            ys += [-1 - k, -1 - k]
+    return to_tensor(xs), torch.tensor(ys)
+
+
+def episode_accuracy(net, pool, rng, shots=8, side=CROP, rounds=3) -> float:
+    """Few-shot reading of held-out made-up sets: prototypes from ``shots`` augmented views
+    per face, every other view read by the nearest prototype."""
+    right = total = 0
+    for _ in range(rounds):
+        for s in range(len(pool)):
+            teach = [augment(pool[s, f, int(rng.integers(pool.shape[2]))], rng, side, CONTEXT) for f in range(6) for _ in range(shots)]
+            query = [augment(pool[s, f, v], rng, side, CONTEXT) for f in range(6) for v in range(pool.shape[2])]
+            with torch.no_grad():
+                proto = F.normalize(embed(net, to_tensor(teach)).reshape(6, shots, -1).mean(1), dim=1)
+                q = embed(net, to_tensor(query))
+            pred = (q @ proto.T).argmax(1).numpy()
+            truth = np.repeat(np.arange(6), pool.shape[2])
+            right += int((pred == truth).sum())
+            total += len(truth)
+    return right / total
+
+
+def real_probe(side=CROP, shots=8):
+    """Diagnostic only (printed, never used to pick a checkpoint): per folder, the labelled
+    val dice as crops, the first ``shots`` of each face to teach, the rest to read."""
+    import cv2
+    from vision.taught import crop_die
+    out = {}
+    for folder in ("byler-train", "epanemu-train"):
+        crops, faces = [], []
+        for p in photos(folder=folder, side="val"):
+            image = cv2.imread(str(p.image))
+            h, w = image.shape[:2]
+            for f, cx, cy, bw, bh in p.dice:
+                c = crop_die(image, cx * w, cy * h, bw * w, bh * h, pad=CONTEXT)
+                crops.append(cv2.resize(c, (side, side), interpolation=cv2.INTER_AREA))
+                faces.append(f - 1)
+        faces = np.array(faces)
+        teach = np.concatenate([np.flatnonzero(faces == f)[:shots] for f in range(6)])
+        out[folder] = (to_tensor(crops), faces, teach)
+    return out
+
+
+def probe_accuracy(net, probe) -> str:
+    texts = []
+    for folder, (x, faces, teach) in probe.items():
+        with torch.no_grad():
+            z = embed(net, x)
+            zt = torch.cat([embed(net, torch.rot90(x[teach], k, (2, 3))) for k in range(4)])
+        labels = np.tile(faces[teach], 4)
+        sims = (z @ zt.T).numpy()
+        scores = np.full((len(z), 6), -2.0)
+        for f in range(6):
+            scores[:, f] = sims[:, labels == f].max(axis=1)
+        rest = np.setdiff1d(np.arange(len(faces)), teach)
+        texts.append(f"{folder[:5]} {np.mean(scores[rest].argmax(1) == faces[rest]):.3f}")
+    return "real val probe " + " ".join(texts)
+
+
+def export(net, out, weights=True, side=CROP):
+    net.eval()
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), dynamo=False,
+                      input_names=["crops"], output_names=["embedding"], opset_version=13,
+                      dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}})
+    if weights:
+        torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=60)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--sets", type=int, default=2000, help="made-up die sets to train on")
+    ap.add_argument("--val-sets", type=int, default=60)
+    ap.add_argument("--batch-sets", type=int, default=8, help="made-up sets per batch")
+    ap.add_argument("--views", type=int, default=3, help="views of each face per batch")
+    ap.add_argument("--real", type=int, default=24, help="unlabelled real crops per batch (two views each)")
+    ap.add_argument("--temperature", type=float, default=0.1)
+    ap.add_argument("--width", default="32,64,128")
+    ap.add_argument("--dim", type=int, default=DIM)
+    ap.add_argument("--crop", type=int, default=CROP)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", type=Path)
+    ap.add_argument("--out", default="vision/models/die_embedding.onnx")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    pool = symbol_pool(1_000_000 * (args.seed + 1), args.sets)
+    val_pool = symbol_pool(900_000_000, args.val_sets)
+    real = None
+    if args.real:
+        real, _ = die_crops([load(p) for p in photos(side="train")])  # labels unused
+    print(f"made-up sets {len(pool)} (+{len(val_pool)} held out), real crops "
+          f"{0 if real is None else len(real)}", flush=True)
+    width = tuple(int(w) for w in args.width.split(","))
+    net = FaceNetDW(classes=args.dim, width=width)
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    net = net.to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    val_rng_seed = 12345
+    probe = real_probe(args.crop)
+
+    def train_step():
+        x, y = make_batch(pool, real, rng, args.batch_sets, args.views, args.real, args.crop)
+        loss = supcon(embed(net, x), y, args.temperature)
+        opt.zero_grad(); loss.backward(); opt.step()
+        return f"loss {loss.item():.3f}"
+
+    def validate():
+        acc = episode_accuracy(net, val_pool, np.random.default_rng(val_rng_seed), side=args.crop)
+        return acc, f"held-out sets 8-shot {acc:.4f}; {probe_accuracy(net, probe)}"
+
+    best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
+                     validate=validate, higher_is_better=True, every=250)
+    export(net, args.out, side=args.crop)
+    print(f"wrote {args.out} (held-out 8-shot {best:.4f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
