@@ -204,6 +204,17 @@ EMBED_SIDE = 48    # the embedding network's input side
 EMBED_TURNS = 8    # turns (45 degrees apart) each teaching example is stored at
 
 
+def symbol_map(crop: np.ndarray) -> np.ndarray:
+    """What the embedding network sees of a die crop (EMBED_SIDE square, BGR): one channel
+    along the crop's main colour axis, band-passed against lighting, its sign set so the
+    symbol (the minority of the top face) is bright, scaled to unit spread. Die and ink
+    colours are gone before the network starts: white pips on a black die look like black
+    pips on a white one, a red symbol on green like one on white."""
+    band = _band(crop, EMBED_SIDE)
+    inner = band[_inner_mask(EMBED_SIDE)]
+    return ((band - inner.mean()) / max(float(inner.std()), 1e-3)).astype(np.float32)
+
+
 class EmbeddingFeatures:
     """Learned: a small network (``models/die_embedding.onnx``, trained only on made-up die
     sets and unlabelled real die crops, see vision/training/train_embedding.py) turns a die
@@ -225,7 +236,7 @@ class EmbeddingFeatures:
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit vectors (N, dim) of prepared EMBED_SIDE crops."""
-        self.net.setInput(cv2.dnn.blobFromImages(list(crops), 1 / 255.0))
+        self.net.setInput(np.stack([symbol_map(c) for c in crops])[:, None])
         z = self.net.forward().reshape(len(crops), -1)
         return (z / np.maximum(np.linalg.norm(z, axis=1, keepdims=True), 1e-6)).astype(np.float32)
 
@@ -260,11 +271,19 @@ def _bgr(crop: np.ndarray) -> np.ndarray:
 
 KINDS = {"pattern": PatternFeatures, "embedding": EmbeddingFeatures}
 _FEATURES: dict[str, object] = {}
+DEFAULT_KIND: str | None = None  # None: see default_kind
 
 
 def default_kind() -> str:
     """The learned embedding when its model file is installed, else the hand-built patterns."""
-    return "embedding" if EMBEDDING_MODEL.is_file() else "pattern"
+    if DEFAULT_KIND:
+        return DEFAULT_KIND
+    return "embedding" if EMBEDDING_MODEL.is_file() or "embedding" in _FEATURES else "pattern"
+
+
+def use_embedding(path: Path) -> None:
+    """Read and teach with the embedding model at ``path`` (benchmarks of a candidate model)."""
+    _FEATURES["embedding"] = EmbeddingFeatures(Path(path))
 
 
 def features(kind: str | None = None):

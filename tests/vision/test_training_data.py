@@ -67,7 +67,7 @@ def test_made_up_sets_have_six_different_faces_that_render():
 def test_made_up_sets_are_deterministic_and_varied():
     assert symbol_specs(9) == symbol_specs(9)
     kinds = {spec["kind"] for seed in range(60) for spec in symbol_specs(seed)}
-    assert {"dots", "glyph", "shape", "strokes", "combo"} <= kinds
+    assert {"marks", "dots", "glyph", "shape", "strokes", "combo"} <= kinds
 
 
 def test_register_face_set_refuses_built_in_names_and_bad_faces():

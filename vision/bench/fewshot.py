@@ -214,7 +214,13 @@ def main(argv=None) -> int:
     parser.add_argument("--no-finder", action="store_true", help="ground-truth boxes only")
     parser.add_argument("--real-only", action="store_true")
     parser.add_argument("--synth-only", action="store_true")
+    parser.add_argument("--kind", choices=sorted(taught.KINDS), help="features to teach with (default: the installed)")
+    parser.add_argument("--embedding", type=Path, help="read with this embedding model (.onnx) instead of the installed")
     args = parser.parse_args(argv)
+    if args.embedding:
+        taught.use_embedding(args.embedding)
+    if args.kind:
+        taught.DEFAULT_KIND = args.kind
     print(f"== few-shot taught dice ({args.shots} examples per face)")
     if not args.synth_only:
         if args.data.is_dir():

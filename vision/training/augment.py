@@ -49,22 +49,10 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def synthetic_pool(count: int, seed: int = 1000) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``count`` scenes from vision.synth (pip dice, tray or mat, 1-14 dice, 16-64 px), as
-    (BGR image, dice array [face, cx, cy, w, h] in pixels), like ``load``."""
-    from vision.synth import render_scene
-    rng = np.random.default_rng(seed)
-    pool = []
-    for n in range(count):
-        faces = [str(f) for f in rng.integers(1, 7, rng.integers(1, 15))]
-        size = (640, 640) if rng.random() < 0.5 else (640, 480)
-        background = "mat" if rng.random() < 0.25 else "tray"
-        die_px = None if background == "mat" else float(rng.uniform(16, 64))
-        try:
-            image, truth = render_scene(faces, "d6-pips", seed=seed + n, size=size, background=background,
-                                        die_px=die_px, tilt=float(rng.uniform(0, 10)))
-        except ValueError:
-            continue  # no room for that many dice at that size
-        dice = np.array([(int(d.face), d.x, d.y, d.w, d.h) for d in truth.dice], np.float32).reshape(-1, 5)
-        pool.append((image, dice))
-    return pool
+def salt_and_pepper(img: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Dark and bright specks, as in the Roboflow copies of the mixed photos."""
+    mask = rng.random(img.shape[:2])
+    img = img.copy()
+    img[mask < amount / 2] = 0
+    img[mask > 1 - amount / 2] = 255
+    return img

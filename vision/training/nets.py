@@ -87,12 +87,12 @@ class FaceNetDW(nn.Module):
     """Face reader of depthwise-separable blocks; each crop's channels are first brought to
     zero mean and unit spread (dark smoky dice with dim pips look as contrasty as white ones)."""
 
-    def __init__(self, classes=7, width=(32, 64, 128)):
+    def __init__(self, classes=7, width=(32, 64, 128), in_channels=3):
         super().__init__()
         a, b, c = width
-        self.norm = nn.InstanceNorm2d(3, eps=1e-3)
+        self.norm = nn.InstanceNorm2d(in_channels, eps=1e-3)
         self.body = nn.Sequential(
-            conv(3, a),
+            conv(in_channels, a),
             SeparableBlock(a, a, 2), SeparableBlock(a, a),                         # /2
             SeparableBlock(a, b, 2), SeparableBlock(b, b), SeparableBlock(b, b),   # /4
             SeparableBlock(b, c, 2), SeparableBlock(c, c), SeparableBlock(c, c),   # /8

@@ -1,8 +1,10 @@
 """Random die faces for training the taught-dice embedding (``train_embedding``).
 
 A taught die set can carry any six pictures, so the embedding that reads taught dice is
-trained on thousands of made-up die sets, each six random symbols drawn here: dots at
-random places (never the standard pip layouts' grid), letters and digits in OpenCV's
+trained on thousands of made-up die sets, each six random symbols drawn here: faces that
+differ in how many small marks (dots, squares, stars, rings, hearts ...) they carry, at
+random places or on a circle (the standard pip layouts are not drawn on purpose), dots at
+random places, letters and digits in OpenCV's
 Hershey fonts, polygons, stars, rings, crescents, crosses, arrows, bars, scribbled strokes
 and small compositions of these. It never sees the built-in sets' stand-in icons
 (``vision.icons``) nor any labelled real die, so reading those after teaching stays a fair
@@ -28,7 +30,9 @@ ONE = 1 << SHIFT
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX)
 GLYPHS = string.ascii_uppercase + string.digits + "#$%&*+?@"
-FAMILIES = ("dots", "glyph", "shape", "strokes", "combo")
+FAMILIES = ("count", "dots", "glyph", "shape", "strokes", "combo")
+FAMILY_SHARE = (0.3, 0.1, 0.2, 0.15, 0.1, 0.15)
+MARKS = ("dot", "dot", "dot", "square", "star", "ring", "cross", "triangle", "heart")
 
 
 def _pt(size, x, y):
@@ -123,6 +127,62 @@ def random_dots(rng) -> dict:
             "sizes": rng.uniform(0.8, 1.25, len(dots)).tolist() if rng.random() < 0.3 else [1.0] * len(dots)}
 
 
+def _spread_points(rng, n, r, layout):
+    """``n`` centres in the face kept 2.4 r apart: anywhere, or on a circle."""
+    if n == 0:
+        return []
+    if layout == "circle" and n > 1:
+        radius = float(rng.uniform(0.18, 0.3))
+        a0 = rng.uniform(0, 2 * np.pi)
+        return [(0.5 + radius * math.cos(a0 + 2 * np.pi * k / n), 0.5 + radius * math.sin(a0 + 2 * np.pi * k / n))
+                for k in range(n)]
+    pts = []
+    for _ in range(400):
+        if len(pts) == n:
+            break
+        p = rng.uniform(0.2, 0.8, 2)
+        if all(np.hypot(*(p - q)) > 2.4 * r for q in pts):
+            pts.append(p)
+    return [tuple(map(float, p)) for p in pts]
+
+
+def count_specs(rng) -> list[dict]:
+    """Six faces showing different numbers (0-9) of one small mark: faces told apart only by
+    how many marks they carry, like many custom dice. The marks lie at random places or on
+    a circle; the standard pip layouts are never drawn on purpose (a random layout can come
+    close to one now and then)."""
+    mark = str(rng.choice(MARKS))
+    counts = rng.permutation(np.arange(0 if rng.random() < 0.2 else 1, 10))[:6]
+    r = float(rng.uniform(0.05, 0.1))
+    angle = float(rng.uniform(0, 360))
+    specs = []
+    for n in counts:
+        layout = "circle" if rng.random() < 0.3 else "random"
+        specs.append({"kind": "marks", "mark": mark, "r": r, "angle": angle,
+                      "points": _spread_points(rng, int(n), r, layout)})
+    return specs
+
+
+def _draw_mark(canvas, mark, x, y, r, angle, ink, hole):
+    size = canvas.shape[0]
+    if mark == "dot":
+        cv2.circle(canvas, _pt(size, x, y), int(r * size * ONE), ink, -1, LINE, SHIFT)
+        return
+    if mark == "ring":
+        cv2.circle(canvas, _pt(size, x, y), int(r * size * ONE), ink, max(1, int(r * size * 0.45)), LINE, SHIFT)
+        return
+    spec = {"kind": {"square": "polygon", "triangle": "polygon", "star": "star", "cross": "cross",
+                     "heart": "polygon"}[mark], "x": x, "y": y, "r": r * 1.25, "angle": angle, "filled": True,
+            "width": r * 0.5, "points": _polygon(np.random.default_rng(3 if mark == "triangle" else 4),
+                                                    3 if mark == "triangle" else 4).tolist(),
+            "star": _polygon(np.random.default_rng(5), 5, star=True).tolist()}
+    if mark == "heart":
+        t = np.linspace(0, 2 * np.pi, 24)
+        spec["points"] = np.column_stack([16 * np.sin(t) ** 3 / 16,
+                                          -(13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t)) / 16]).tolist()
+    _draw_shape(canvas, spec, ink, hole)
+
+
 def random_glyph(rng) -> dict:
     return {"kind": "glyph", "text": str(rng.choice(list(GLYPHS))) if rng.random() < 0.85 else
             "".join(rng.choice(list(GLYPHS), 2)), "font": int(rng.choice(FONTS)),
@@ -162,7 +222,10 @@ def draw_symbol(canvas: np.ndarray, spec: dict, ink, hole) -> None:
     ink = tuple(int(c) for c in ink)
     hole = tuple(int(c) for c in hole)
     kind = spec["kind"]
-    if kind == "dots":
+    if kind == "marks":
+        for x, y in spec["points"]:
+            _draw_mark(canvas, spec["mark"], x, y, spec["r"], spec["angle"], ink, hole)
+    elif kind == "dots":
         for (x, y), k in zip(spec["dots"], spec["sizes"]):
             cv2.circle(canvas, _pt(size, x, y), int(spec["r"] * k * size * ONE), ink, -1, LINE, SHIFT)
     elif kind == "glyph":
@@ -196,30 +259,16 @@ def symbol_specs(seed: int) -> list[dict]:
     """Six different symbols: mostly one family per set (like real dice), sometimes mixed,
     now and then one blank face."""
     rng = np.random.default_rng([seed, 4242])
+    family = str(rng.choice(FAMILIES, p=FAMILY_SHARE))
+    if family == "count":
+        return count_specs(rng)
     mixed = rng.random() < 0.35
-    family = str(rng.choice(FAMILIES, p=[0.3, 0.25, 0.2, 0.1, 0.15]))
     specs = []
     for _ in range(6):
-        fam = str(rng.choice(FAMILIES)) if mixed else family
+        fam = str(rng.choice(FAMILIES[1:])) if mixed else family
         specs.append(random_symbol(rng, fam))
     if rng.random() < 0.1:
         specs[int(rng.integers(6))] = {"kind": "blank"}
-    if family == "dots" and not mixed and rng.random() < 0.5:
-        # a set where faces differ only in how many dots: the hardest kind to tell apart
-        counts = rng.permutation(np.arange(1, 10))[:6]
-        r = float(rng.uniform(0.05, 0.1))
-        specs = []
-        for n in counts:
-            sub = np.random.default_rng([seed, int(n), 99])
-            dots = []
-            for _ in range(300):
-                if len(dots) == n:
-                    break
-                p = sub.uniform(0.2, 0.8, 2)
-                if all(np.hypot(*(p - q)) > 2.4 * r for q in dots):
-                    dots.append(p)
-            specs.append({"kind": "dots", "dots": [tuple(map(float, d)) for d in dots], "r": r,
-                          "sizes": [1.0] * len(dots)})
     return specs
 
 

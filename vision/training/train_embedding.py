@@ -37,16 +37,18 @@ from vision.training.nets import FaceNetDW
 from vision.training.scenes import training_lighting, training_style
 from vision.training.split import photos
 from vision.training.symbols import FACES, symbol_set
-from vision.training.train_faces import CROP, WIDE, WIDE_CONTEXT, augment, die_crops, to_tensor, wide_crop
+from vision.taught import symbol_map
+from vision.training.train_faces import CROP, WIDE, WIDE_CONTEXT, augment, die_crops, wide_crop
 
 DIM = 64
 CONTEXT = 1.1  # crop side / die box side: as the taught reader cuts its crops (taught.CROP_PAD)
 VIEWS = 5   # stored renders per face of a made-up set
 
 
-def render_views(name: str, rng: np.random.Generator, views: int = VIEWS) -> np.ndarray:
-    """(6, views, WIDE, WIDE, 3) wide crops of each face of set ``name``: one die style for
-    the set, but every other view of a face in another colour (pip dice of a mixed bag)."""
+def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_style: float = 0.0) -> np.ndarray:
+    """(6, views, WIDE, WIDE, 3) wide crops of each face of set ``name``, each view a die of
+    another random colour unless ``same_style`` (share of views in the set's one style): the
+    die's colour must not tell faces apart (a mixed bag of pip dice), only the symbol."""
     base = training_style(rng)
     out = np.empty((6, views, WIDE, WIDE, 3), np.uint8)
     canvas = int(WIDE * 1.6)
@@ -54,7 +56,7 @@ def render_views(name: str, rng: np.random.Generator, views: int = VIEWS) -> np.
     faces = faces_of(name)
     for i, face in enumerate(faces):
         for v in range(views):
-            style = base if rng.random() < 0.5 else training_style(rng)
+            style = base if rng.random() < same_style else training_style(rng)
             tilt = float(rng.uniform(0, 14)) if rng.random() < 0.8 else float(rng.uniform(20, 45))
             table = Table((canvas, canvas), int(rng.integers(1 << 30)), die_px=die_px,
                           lighting=training_lighting(rng), tilt_deg=tilt)
@@ -82,6 +84,12 @@ def symbol_pool(first_seed: int, count: int, views: int = VIEWS) -> np.ndarray:
         seed = first_seed + k
         pool[k] = render_views(symbol_set(seed), np.random.default_rng([seed, 5]), views)
     return pool
+
+
+def to_tensor(crops) -> torch.Tensor:
+    """The network's input for BGR crops: their symbol maps (vision.taught.symbol_map)."""
+    x = torch.from_numpy(np.stack([symbol_map(c) for c in crops])[:, None])
+    return x.contiguous(memory_format=torch.channels_last)
 
 
 def embed(net, x: torch.Tensor) -> torch.Tensor:
@@ -172,9 +180,9 @@ def probe_accuracy(net, probe) -> str:
 def export(net, out, weights=True, side=CROP):
     net.eval()
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), dynamo=False,
-                      input_names=["crops"], output_names=["embedding"], opset_version=13,
-                      dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}})
+    torch.onnx.export(net, torch.zeros(1, 1, side, side), str(out), dynamo=False,
+                      input_names=["maps"], output_names=["embedding"], opset_version=13,
+                      dynamic_axes={"maps": {0: "n"}, "embedding": {0: "n"}})
     if weights:
         torch.save(net.state_dict(), Path(out).with_suffix(".pt"))
 
@@ -208,7 +216,7 @@ def main(argv=None):
     print(f"made-up sets {len(pool)} (+{len(val_pool)} held out), real crops "
           f"{0 if real is None else len(real)}", flush=True)
     width = tuple(int(w) for w in args.width.split(","))
-    net = FaceNetDW(classes=args.dim, width=width)
+    net = FaceNetDW(classes=args.dim, width=width, in_channels=1)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     net = net.to(memory_format=torch.channels_last)

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.training.augment import affine, load, photometric
+from vision.training.augment import affine, load, photometric, salt_and_pepper
 from vision.training.loop import train_for
 from vision.training.nets import FaceNet, FaceNetDW
 from vision.training.split import photos
@@ -110,15 +110,6 @@ def empty_spots(pool, rng, per_image=4) -> np.ndarray:
 
 def hard_spots(pool, hard) -> np.ndarray:
     return np.array([wide_crop(pool[int(n)][0], x, y, s) for n, x, y, s in hard], np.uint8).reshape(-1, WIDE, WIDE, 3)
-
-
-def salt_and_pepper(img, rng, amount):
-    """Dark and bright specks, as in the Roboflow copies of the mixed photos."""
-    mask = rng.random(img.shape[:2])
-    img = img.copy()
-    img[mask < amount / 2] = 0
-    img[mask > 1 - amount / 2] = 255
-    return img
 
 
 def augment(wide, rng, side=CROP, context=CONTEXT):

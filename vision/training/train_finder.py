@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 from vision import pips
 from vision.bench.scoring import labels_in_pixels, pair_up
-from vision.training.augment import affine, load, photometric
+from vision.training.augment import affine, load, photometric, salt_and_pepper
 from vision.training.loop import train_for
 from vision.training.nets import Finder, FinderDW
 from vision.training.split import photos
@@ -79,7 +79,6 @@ def sample(image, dice, rng, patch=PATCH, find_size=FIND_SIZE):
                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     out = photometric(out, rng)
     if rng.random() < 0.15:
-        from vision.training.train_faces import salt_and_pepper
         out = salt_and_pepper(out, rng, rng.uniform(0.005, 0.03))
     boxes = []
     for f, cx, cy, bw, bh in dice:
