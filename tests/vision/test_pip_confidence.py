@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import pips
-from vision.training.calibrate import confidence_knots, isotonic, logistic_fit
+from vision.training.calibrate import confidence_knots, isotonic, logistic_fit, pick_thresholds
 
 
 def test_isotonic_is_non_decreasing_and_keeps_the_mean():
@@ -54,6 +54,23 @@ def test_logistic_fit_finds_the_telling_feature():
     y = rng.random(2000) < 1 / (1 + np.exp(-(3 * x[:, 1] - 1)))
     w, b = logistic_fit(x, y, l2=0.1)
     assert abs(w[1] - 3) < 0.5 and abs(w[0]) < 0.3 and abs(w[2]) < 0.3 and abs(b + 1) < 0.3
+
+
+def test_thresholds_keep_the_right_reads_and_drop_false_finds():
+    """Finds: 100 dice (heat 0.6-1, read right), 30 false finds with low heat, 5 with high
+    heat that the face reader calls "no die". The pick keeps every die and no false find."""
+    rng = np.random.default_rng(3)
+    heat = np.concatenate([rng.uniform(0.6, 1.0, 100), rng.uniform(0.1, 0.35, 30), rng.uniform(0.7, 0.9, 5)])
+    truth = np.concatenate([rng.integers(0, 6, 100), np.full(35, 6)])
+    p = np.full((135, 7), 0.01)
+    p[np.arange(100), truth[:100]] = 0.94
+    p[100:130, 0] = 0.94            # faint false finds that look like a 1
+    p[130:, 6] = 0.94               # the face reader says: no die
+    p /= p.sum(axis=1, keepdims=True)
+    thr, die_prob = pick_thresholds(heat, p, truth)
+    keep = (heat >= thr) & (1 - p[:, 6] >= die_prob)
+    assert keep[:100].all() and not keep[100:].any()
+    assert thr >= 0.35
 
 
 def test_reader_applies_the_fitted_curve(tmp_path):

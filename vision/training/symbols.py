@@ -128,7 +128,7 @@ def random_dots(rng) -> dict:
 
 
 def _spread_points(rng, n, r, layout):
-    """``n`` centres in the face kept 2.4 r apart: anywhere, or on a circle."""
+    """``n`` centres in the face kept 2.6 r apart (marks never touch): anywhere, or on a circle."""
     if n == 0:
         return []
     if layout == "circle" and n > 1:
@@ -141,7 +141,7 @@ def _spread_points(rng, n, r, layout):
         if len(pts) == n:
             break
         p = rng.uniform(0.2, 0.8, 2)
-        if all(np.hypot(*(p - q)) > 2.4 * r for q in pts):
+        if all(np.hypot(*(p - q)) > 2.6 * r for q in pts):
             pts.append(p)
     return [tuple(map(float, p)) for p in pts]
 
@@ -153,7 +153,7 @@ def count_specs(rng) -> list[dict]:
     close to one now and then)."""
     mark = str(rng.choice(MARKS))
     counts = rng.permutation(np.arange(0 if rng.random() < 0.2 else 1, 10))[:6]
-    r = float(rng.uniform(0.05, 0.1))
+    r = float(rng.uniform(0.045, 0.09))
     angle = float(rng.uniform(0, 360))
     specs = []
     for n in counts:
@@ -270,6 +270,25 @@ def symbol_specs(seed: int) -> list[dict]:
     if rng.random() < 0.1:
         specs[int(rng.integers(6))] = {"kind": "blank"}
     return specs
+
+
+def mark_count(spec: dict) -> int:
+    """How many separate marks a face shows when that is well defined (count and dot faces,
+    blank faces), else -1."""
+    if spec["kind"] == "blank":
+        return 0
+    points = spec.get("points") if spec["kind"] == "marks" else spec.get("dots") if spec["kind"] == "dots" else None
+    if points is None:
+        return -1
+    r = spec["r"] * (max(spec.get("sizes", [1.0]) or [1.0]))
+    if any(math.hypot(a[0] - b[0], a[1] - b[1]) < 2.5 * r for i, a in enumerate(points) for b in points[i + 1:]):
+        return -1  # marks touching: their number is not clear
+    return len(points)
+
+
+def symbol_counts(seed: int) -> list[int]:
+    """``mark_count`` of each face of set ``seed``."""
+    return [mark_count(spec) for spec in symbol_specs(seed)]
 
 
 def symbol_set(seed: int) -> str:

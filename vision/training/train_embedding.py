@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from vision.synth import DIE_MM, DiePose, Table, faces_of
 from vision.training.augment import load
@@ -36,7 +37,7 @@ from vision.training.loop import train_for
 from vision.training.nets import FaceNetDW
 from vision.training.scenes import training_lighting, training_style
 from vision.training.split import photos
-from vision.training.symbols import FACES, symbol_set
+from vision.training.symbols import FACES, symbol_counts, symbol_set
 from vision.taught import symbol_map
 from vision.training.train_faces import CROP, WIDE, WIDE_CONTEXT, augment, die_crops, wide_crop
 
@@ -77,13 +78,30 @@ def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_s
     return out
 
 
-def symbol_pool(first_seed: int, count: int, views: int = VIEWS) -> np.ndarray:
-    """(count, 6, views, WIDE, WIDE, 3) for made-up sets ``first_seed`` .. + count."""
+def symbol_pool(first_seed: int, count: int, views: int = VIEWS) -> tuple[np.ndarray, np.ndarray]:
+    """(count, 6, views, WIDE, WIDE, 3) wide crops for made-up sets ``first_seed`` .. + count,
+    and (count, 6) how many marks each face shows (-1: not a count)."""
     pool = np.empty((count, 6, views, WIDE, WIDE, 3), np.uint8)
+    counts = np.empty((count, 6), np.int64)
     for k in range(count):
         seed = first_seed + k
         pool[k] = render_views(symbol_set(seed), np.random.default_rng([seed, 5]), views)
-    return pool
+        counts[k] = symbol_counts(seed)
+    return pool, counts
+
+
+class WithCount(nn.Module):
+    """The embedding network plus a training-only head that says how many marks the face
+    shows (0-9), for the made-up faces where that is known: it makes the embedding count."""
+
+    def __init__(self, net: FaceNetDW, channels: int):
+        super().__init__()
+        self.net = net
+        self.count = nn.Linear(channels, 10)
+
+    def forward(self, x):
+        pooled = self.net.body[:-2](self.net.norm(x))
+        return F.normalize(self.net.body[-2:](pooled), dim=1), self.count(pooled)
 
 
 def to_tensor(crops) -> torch.Tensor:
@@ -107,19 +125,23 @@ def supcon(z: torch.Tensor, labels: torch.Tensor, temperature: float) -> torch.T
     return -(log_prob * pos).sum(1)[has].div(pos.sum(1)[has]).mean()
 
 
-def make_batch(pool, real, rng, sets, views, real_n, side=CROP):
-    xs, ys = [], []
+def make_batch(pool, counts, real, rng, sets, views, real_n, side=CROP):
+    """Crops, their face labels (real crops: one made-up label per crop, both views) and
+    mark counts (-1 unknown)."""
+    xs, ys, ns = [], [], []
     for s in rng.choice(len(pool), size=sets, replace=False):
         for f in range(6):
             for v in rng.choice(pool.shape[2], size=views, replace=views > pool.shape[2]):
                 xs.append(augment(pool[s, f, v], rng, side, CONTEXT))
                 ys.append(int(s) * 6 + f)
+                ns.append(int(counts[s, f]))
     if real is not None and real_n:
         for k, i in enumerate(rng.choice(len(real), size=real_n, replace=False)):
             xs.append(augment(real[i], rng, side, CONTEXT))
             xs.append(augment(real[i], rng, side, CONTEXT))
             ys += [-1 - k, -1 - k]
-    return to_tensor(xs), torch.tensor(ys)
+            ns += [-1, -1]
+    return to_tensor(xs), torch.tensor(ys), torch.tensor(ns)
 
 
 def episode_accuracy(net, pool, rng, shots=8, side=CROP, rounds=3) -> float:
@@ -197,6 +219,7 @@ def main(argv=None):
     ap.add_argument("--views", type=int, default=3, help="views of each face per batch")
     ap.add_argument("--real", type=int, default=24, help="unlabelled real crops per batch (two views each)")
     ap.add_argument("--temperature", type=float, default=0.1)
+    ap.add_argument("--count-weight", type=float, default=0.5, help="weight of the mark-count head's loss")
     ap.add_argument("--width", default="32,64,128")
     ap.add_argument("--dim", type=int, default=DIM)
     ap.add_argument("--crop", type=int, default=CROP)
@@ -208,8 +231,8 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    pool = symbol_pool(1_000_000 * (args.seed + 1), args.sets)
-    val_pool = symbol_pool(900_000_000, args.val_sets)
+    pool, counts = symbol_pool(1_000_000 * (args.seed + 1), args.sets)
+    val_pool, _ = symbol_pool(900_000_000, args.val_sets)
     real = None
     if args.real:
         real, _ = die_crops([load(p) for p in photos(side="train")])  # labels unused
@@ -220,15 +243,21 @@ def main(argv=None):
     if args.init:
         net.load_state_dict(torch.load(args.init))
     net = net.to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    model = WithCount(net, width[-1])
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     val_rng_seed = 12345
     probe = real_probe(args.crop)
 
     def train_step():
-        x, y = make_batch(pool, real, rng, args.batch_sets, args.views, args.real, args.crop)
-        loss = supcon(embed(net, x), y, args.temperature)
+        model.train()
+        x, y, n = make_batch(pool, counts, real, rng, args.batch_sets, args.views, args.real, args.crop)
+        z, count_logits = model(x)
+        contrast = supcon(z, y, args.temperature)
+        known = n >= 0
+        count_loss = F.cross_entropy(count_logits[known], n[known]) if known.any() else torch.zeros(())
+        loss = contrast + args.count_weight * count_loss
         opt.zero_grad(); loss.backward(); opt.step()
-        return f"loss {loss.item():.3f}"
+        return f"loss {contrast.item():.3f} count {count_loss.item():.3f}"
 
     def validate():
         acc = episode_accuracy(net, val_pool, np.random.default_rng(val_rng_seed), side=args.crop)
