@@ -63,11 +63,15 @@ def load_net(path: Path):
 
 
 def letterbox(frame: np.ndarray, side: int = FIND_SIZE) -> tuple[np.ndarray, float]:
-    """The frame shrunk (or grown) so its longer side is ``side``, padded to a square."""
+    """The frame shrunk (or grown) so its longer side is ``side``, padded to a square.
+
+    Shrinking by more than half averages pixels (INTER_AREA); a milder shrink interpolates,
+    which differs from averaging by about half a grey level here and is five times faster
+    (OpenCV's area resize is slow for scales like 640 -> 384)."""
     h, w = frame.shape[:2]
     scale = side / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if scale <= 0.5 else cv2.INTER_LINEAR
     small = cv2.resize(frame, (nw, nh), interpolation=interp)
     canvas = np.full((side, side, 3), PAD, np.uint8)
     canvas[:nh, :nw] = small

@@ -3,9 +3,9 @@ was trained or tuned on them), counted like /work/shared/tools/score_reads.py. S
 ../shared/data/d6-real is absent. Full figures: `python -m vision.bench pips`.
 
 Two kinds of check: ``FLOORS`` are what the shipped models measured (minus a small margin),
-so a worse model or a broken reader fails; ``GOALS`` are the customer's targets, kept as
-strict expected failures while the model is below them: when a better model reaches one,
-the test reports XPASS-strict (a failure) and the goal's mark must be removed.
+so a worse model or a broken reader fails; ``GOALS`` are the customer's targets: met on the
+tray photos (asserted), not yet on the mixed photos (a strict expected failure there: when a
+better model reaches it, the test reports XPASS-strict, a failure, and the mark must go).
 """
 import cv2
 import pytest
@@ -15,10 +15,11 @@ from vision.pips import PipReader
 from vision.training.split import photos
 
 # folder: (per-die, precision, share right among confidence >= 0.9)
-FLOORS = {"byler-train": (0.93, 0.97, 0.98), "epanemu-train": (0.58, 0.88, 0.97)}
+FLOORS = {"byler-train": (0.98, 0.98, 0.99), "epanemu-train": (0.70, 0.88, 0.90)}
 GOALS = {"byler-train": (0.98, 0.98, 0.995), "epanemu-train": (0.90, 0.98, 0.995)}
-MEASURED = ("held-out per-die 95.7% (byler) and 61.8% (epanemu), precision 99.6% / 91.9%, "
-            "confidence >= 0.9 right 99.3% / 99.3%")
+MEASURED = ("held-out epanemu per-die 72.3%, precision 90.7%, confidence >= 0.9 right 92.6% "
+            "(byler, which meets them: 99.3%, 99.6%, 99.6%)")
+NOT_YET = pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"accuracy goals not reached yet: {MEASURED}")
 
 
 _CACHE: dict = {}
@@ -58,8 +59,7 @@ def test_held_out_photos_read_at_least_as_well_as_measured(tallies, folder):
     assert tally.confident(0.9)[0] > 0.08 * tally.labelled  # confidence is not uniformly low
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"accuracy goals not reached yet: {MEASURED}")
-@pytest.mark.parametrize("folder", sorted(GOALS))
+@pytest.mark.parametrize("folder", ["byler-train", pytest.param("epanemu-train", marks=NOT_YET)])
 def test_held_out_photos_meet_the_accuracy_goals(tallies, folder):
     per_die, precision, sure_right = figures(tallies[folder])
     goal_die, goal_precision, goal_sure = GOALS[folder]
