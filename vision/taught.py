@@ -225,6 +225,9 @@ class EmbeddingFeatures:
 
     def __init__(self, path: Path = EMBEDDING_MODEL):
         from vision.pips import load_net
+        if not Path(path).is_file():
+            raise ValueError(f"the taught-dice embedding model {path} is not installed; "
+                             f"teach with the hand-built patterns (kind 'pattern') instead")
         self.net = load_net(path)
         self.version = hashlib.sha1(Path(path).read_bytes()).hexdigest()[:12]
 
@@ -379,7 +382,12 @@ class FaceModel:
             meta = json.loads(str(data["meta"]))
             kind = meta.get("kind", "pattern")
             version = meta.get("features_version", PatternFeatures.version)
-            if meta.get("version") != MODEL_VERSION or kind not in KINDS or version != features(kind).version:
+            try:
+                installed = features(kind).version if kind in KINDS else None
+            except (ValueError, cv2.error) as exc:
+                raise ValueError(f"{path}: taught with {kind} features, which cannot be loaded here "
+                                 f"({exc}): teach the set again") from exc
+            if meta.get("version") != MODEL_VERSION or version != installed:
                 raise ValueError(f"{path}: model version {meta.get('version')} with {kind} features "
                                  f"{version}; expected version {MODEL_VERSION} with the installed "
                                  f"features: teach the set again")

@@ -19,11 +19,34 @@ def style():
 
 
 @pytest.fixture(scope="module")
-def model(style):
-    examples = {face: [taught.tighten_crop(render_face_crop(SET, face, seed=100 * i + n, style=style))
-                       for n in range(8)]
-                for i, face in enumerate(FACES)}
-    return taught.teach(examples)
+def examples(style):
+    return {face: [taught.tighten_crop(render_face_crop(SET, face, seed=100 * i + n, style=style))
+                   for n in range(8)]
+            for i, face in enumerate(FACES)}
+
+
+@pytest.fixture(scope="module", params=["embedding", "pattern"])
+def model(examples, request):
+    """Both feature kinds keep every promise below (the learned embedding is the default when
+    its model file is installed, the hand-built patterns otherwise)."""
+    if request.param == "embedding" and not taught.EMBEDDING_MODEL.is_file():
+        pytest.skip("the taught-dice embedding model is not installed")
+    return taught.teach(examples, kind=request.param)
+
+
+def test_the_default_kind_is_the_installed_embedding():
+    assert taught.default_kind() == ("embedding" if taught.EMBEDDING_MODEL.is_file() else "pattern")
+
+
+def test_a_model_taught_with_features_that_are_gone_asks_to_be_taught_again(examples, tmp_path,
+                                                                           monkeypatch):
+    path = tmp_path / "model.npz"
+    taught.teach(examples, kind="pattern").save(path)
+    monkeypatch.setattr(taught, "_FEATURES", {})
+    monkeypatch.setitem(taught.KINDS, "pattern", lambda: taught.EmbeddingFeatures(tmp_path / "gone.onnx"))
+    with pytest.raises(ValueError, match=r"taught with pattern features, which cannot be loaded.*"
+                                         r"gone.onnx is not installed.*teach the set again"):
+        taught.FaceModel.load(path)
 
 
 def test_round_trip_rendered_scenes(model, style):
