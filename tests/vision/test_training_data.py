@@ -75,3 +75,23 @@ def test_register_face_set_refuses_built_in_names_and_bad_faces():
         synth.register_face_set("jingle-bell-roll", FACES, lambda *a: None)
     with pytest.raises(ValueError, match="six different faces"):
         synth.register_face_set("my-set", ("A", "A", "B", "C", "D", "E"), lambda *a: None)
+
+
+def test_crops_of_upright_photos_stay_upright_when_the_turn_is_limited():
+    """Bright above, dark below (a top face above a shaded front face): with ``turn`` 25 the
+    augmented crop keeps the bright half up, with any turn it often does not."""
+    from vision.training.augment import CROP, WIDE, augment
+    wide = np.zeros((WIDE, WIDE, 3), np.uint8)
+    wide[: WIDE // 2] = 230
+    wide[WIDE // 2:] = 40
+
+    def upright(turn, n=60):
+        rng = np.random.default_rng(4)
+        kept = 0
+        for _ in range(n):
+            crop = augment(wide, rng, CROP, turn=turn).astype(float)
+            kept += crop[: CROP // 2].mean() > crop[CROP // 2:].mean()
+        return kept / n
+
+    assert upright(25) == 1.0
+    assert upright(360) < 0.8

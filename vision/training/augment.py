@@ -1,10 +1,18 @@
 """Image loading and the augmentations shared by both training scripts (numpy + OpenCV)."""
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
 from vision.training.split import LabelledPhoto
+
+CROP = 48          # default network input side, pixels (--crop; the reader takes the side
+                   # from models/pip_reader.json)
+CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
+WIDE = 96          # side of the stored wide crops
+WIDE_CONTEXT = 2.4  # wide crop side = WIDE_CONTEXT * die size (room to turn and shift)
 
 
 def load(photo: LabelledPhoto) -> tuple[np.ndarray, np.ndarray]:
@@ -56,3 +64,23 @@ def salt_and_pepper(img: np.ndarray, rng: np.random.Generator, amount: float) ->
     img[mask < amount / 2] = 0
     img[mask > 1 - amount / 2] = 255
     return img
+
+
+def augment(wide, rng, side=CROP, context=CONTEXT, turn=360.0):
+    """One training crop (``context`` x the die's size) from a wide crop: a turn (any, or up
+    to ``turn`` degrees either way), left-right mirror, +-12% size, 7% centre shift, colour,
+    blur and noise."""
+    die = WIDE / WIDE_CONTEXT
+    size = die * math.exp(rng.normal(0, 0.12))
+    cx, cy = WIDE / 2 + rng.normal(0, 0.07, 2) * die
+    angle = rng.uniform(0, 360) if turn >= 180 else rng.uniform(-turn, turn)
+    m = affine((cx, cy), angle, side / (context * size), rng.random() < 0.5, (side / 2, side / 2))
+    out = cv2.warpAffine(wide, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.25:  # a small or far die: lost detail
+        f = rng.uniform(0.35, 0.8)
+        small = cv2.resize(out, (max(8, int(side * f)),) * 2, interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
+    out = photometric(out, rng, 0.8)
+    if rng.random() < 0.15:
+        out = salt_and_pepper(out, rng, rng.uniform(0.005, 0.03))
+    return out

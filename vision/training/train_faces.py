@@ -28,17 +28,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.training.augment import affine, load, photometric, salt_and_pepper
+from vision.training.augment import CONTEXT, CROP, WIDE, WIDE_CONTEXT, affine, augment, load
 from vision.training.loop import train_for
 from vision.training.nets import FaceNet, FaceNetDW
 from vision.training.split import photos
 
-CROP = 48          # default network input side, pixels (--crop; the reader takes the side
-                   # from models/pip_reader.json)
-CONTEXT = 1.35     # crop side = CONTEXT * die size (max of the box's w, h)
 NO_DIE = 6         # class index of "no die here"
-WIDE = 96          # side of the stored wide crops
-WIDE_CONTEXT = 2.4  # wide crop side = WIDE_CONTEXT * die size (room to turn and shift)
 
 
 def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP, context=CONTEXT):
@@ -112,39 +107,27 @@ def hard_spots(pool, hard) -> np.ndarray:
     return np.array([wide_crop(pool[int(n)][0], x, y, s) for n, x, y, s in hard], np.uint8).reshape(-1, WIDE, WIDE, 3)
 
 
-def augment(wide, rng, side=CROP, context=CONTEXT):
-    """One training crop (``context`` x the die's size) from a wide crop: any turn, mirror,
-    +-12% size, 7% centre shift, colour, blur and noise."""
-    die = WIDE / WIDE_CONTEXT
-    size = die * math.exp(rng.normal(0, 0.12))
-    cx, cy = WIDE / 2 + rng.normal(0, 0.07, 2) * die
-    m = affine((cx, cy), rng.uniform(0, 360), side / (context * size), rng.random() < 0.5, (side / 2, side / 2))
-    out = cv2.warpAffine(wide, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    if rng.random() < 0.25:  # a small or far die: lost detail
-        f = rng.uniform(0.35, 0.8)
-        small = cv2.resize(out, (max(8, int(side * f)),) * 2, interpolation=cv2.INTER_AREA)
-        out = cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
-    out = photometric(out, rng, 0.8)
-    if rng.random() < 0.15:
-        out = salt_and_pepper(out, rng, rng.uniform(0.005, 0.03))
-    return out
-
-
 class CropPools:
-    """Where training crops are drawn from, and how often."""
+    """Where training crops are drawn from, how often, and how far they may be turned.
 
-    def __init__(self, groups: list[tuple[np.ndarray, np.ndarray, float]]):
-        self.groups = [(x, y) for x, y, _ in groups if len(x)]
-        weights = np.array([w for x, _, w in groups if len(x)], float)
+    Each group is (wide crops, classes, weight[, turn]): ``turn`` is the largest turn in
+    degrees (default any). Photos taken obliquely by an upright camera show the top face
+    above the front one; turning them freely hides that cue, so such groups turn a little.
+    """
+
+    def __init__(self, groups: list[tuple]):
+        groups = [tuple(g) + (360.0,) * (4 - len(g)) for g in groups if len(g[0])]
+        self.groups = [(x, y, turn) for x, y, _, turn in groups]
+        weights = np.array([w for _, _, w, _ in groups], float)
         self.p = weights / weights.sum()
 
     def batch(self, rng, n, side=CROP):
         picks = rng.choice(len(self.groups), size=n, p=self.p)
         xs, ys = [], []
         for g in picks:
-            x, y = self.groups[g]
+            x, y, turn = self.groups[g]
             i = rng.integers(len(x))
-            xs.append(augment(x[i], rng, side))
+            xs.append(augment(x[i], rng, side, turn=turn))
             ys.append(int(y[i]))
         return to_tensor(xs), torch.tensor(ys)
 
@@ -210,7 +193,7 @@ def build_pools(args, rng) -> CropPools:
     tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
     return CropPools([
         (tx, ty, share_die * real * tray_w),
-        (mx, my, share_die * real * (1 - tray_w)),
+        (mx, my, share_die * real * (1 - tray_w), args.mixed_turn),
         (sx, sy, share_die * args.synthetic_share),
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
     ])
@@ -235,6 +218,9 @@ def main(argv=None):
     ap.add_argument("--width", default="32,64,128", help="channels of the three stages")
     ap.add_argument("--tray-repeat", type=float, default=3,
                     help="draw the tray photos (byler-train) this many times as often as their count says")
+    ap.add_argument("--mixed-turn", type=float, default=360.0,
+                    help="turn the mixed photos' (epanemu-train) crops at most this many degrees "
+                         "either way (their camera is upright: the top face shows above the front one)")
     args = ap.parse_args(argv)
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
