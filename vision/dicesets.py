@@ -300,9 +300,9 @@ def contact_sheet(dice_set: DiceSet, cell: int = 64, per_row: int = 8) -> np.nda
 Finder = Callable[[np.ndarray], Sequence[taught.Box]]
 
 
-# The pip finder's heatmap level for taught sets; None = the pip reader's own (0.55). Lower
-# finds more custom-face dice in rendered scenes (0.4: recall 95 %) but also tray edges and
-# shadows in real photos (byler: precision 98 % -> 80 %), so it is not lowered.
+# The pip finder's heatmap level for taught sets; None = the pip reader's own
+# (models/pip_reader.json: find_threshold, 0.3 for the current finder, which was trained
+# with made-up-symbol dice among the pips and finds ~97 % of rendered icon dice at it).
 FIND_THRESHOLD: float | None = None
 
 

@@ -333,14 +333,19 @@ class TableCamera:
 
 
 def make_camera(size: tuple[int, int], rng: np.random.Generator, die_px: float, tilt_deg: float = 8.0,
-                roll_deg: float = 8.0) -> TableCamera:
+                roll_deg: float = 8.0, upright: bool = False) -> TableCamera:
     """A camera that shows a 16 mm die about ``die_px`` pixels wide at the table point under the
-    image centre, looking down with up to ``tilt_deg`` of tilt and ``roll_deg`` of roll."""
+    image centre, looking down with up to ``tilt_deg`` of tilt and ``roll_deg`` of roll.
+    ``upright``: tilted the way a person holds a camera (the far side of the table at the
+    top of the picture, so a die's top face shows above its front face), not sideways."""
     w, h = size
     height = float(rng.uniform(380, 1000))
     focal = die_px * height / DIE_MM
     base = np.diag([1.0, -1.0, -1.0])  # camera x = world x, image rows go towards -y
-    tilt_x, tilt_y = (math.radians(a) for a in rng.uniform(-tilt_deg, tilt_deg, 2))
+    tilt_x, tilt_y = rng.uniform(-tilt_deg, tilt_deg, 2)
+    if upright:  # a negative tilt about x puts the far side at the top
+        tilt_x, tilt_y = -abs(tilt_x), 0.15 * tilt_y
+    tilt_x, tilt_y = math.radians(tilt_x), math.radians(tilt_y)
     roll = math.radians(rng.uniform(-roll_deg, roll_deg))
     rotation = rot_axis((0, 0, 1), roll) @ rot_axis((1, 0, 0), tilt_x) @ rot_axis((0, 1, 0), tilt_y) @ base
     principal = (w / 2 + rng.uniform(-0.03, 0.03) * w, h / 2 + rng.uniform(-0.03, 0.03) * h)
@@ -406,10 +411,12 @@ class Table:
     :param mat_size: A4, A3 or letter.
     :param lighting: fixed light, blur and noise (default: random).
     :param tilt_deg: the camera's largest tilt from straight down, degrees.
+    :param upright: tilt the camera as a person holds one (see ``make_camera``).
     """
 
     def __init__(self, size: tuple[int, int], seed: int, background: str = "tray", die_px: float | None = None,
-                 mat_size: str = "A4", lighting: Lighting | None = None, tilt_deg: float = 14.0):
+                 mat_size: str = "A4", lighting: Lighting | None = None, tilt_deg: float = 14.0,
+                 upright: bool = False):
         if background not in ("tray", "mat"):
             raise ValueError(f"background must be 'tray' or 'mat', not {background!r}")
         w, h = size
@@ -430,12 +437,13 @@ class Table:
                 fill = rng.uniform(0.72, 0.86)
                 scale = min(w / self.mat.width, h / self.mat.height) * fill
                 die_px = DIE_MM * scale
-            self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg, roll_deg=6.0)
+            self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg, roll_deg=6.0,
+                                      upright=upright)
             self.image_from_mat = self.camera.table_homography() @ self._table_from_mat()
         else:
             if die_px is None:
                 die_px = float(rng.uniform(20, 56)) * min(w / 640, h / 480) ** 0.5
-            self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg)
+            self.camera = make_camera(self.size, rng, die_px, tilt_deg=tilt_deg, upright=upright)
         self.die_px = float(die_px)
         self.backdrop = self._backdrop(rng)
 

@@ -95,3 +95,20 @@ def test_crops_of_upright_photos_stay_upright_when_the_turn_is_limited():
 
     assert upright(25) == 1.0
     assert upright(360) < 0.8
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_an_upright_camera_has_the_far_side_of_the_table_at_the_top(seed):
+    w, h = 640, 480
+    camera = synth.Table((w, h), seed, tilt_deg=45.0, upright=True).camera
+    top, bottom = camera.to_table(w / 2, 0), camera.to_table(w / 2, h)
+    assert camera.pixels_per_mm(*top) < camera.pixels_per_mm(*bottom)  # farther: smaller
+
+
+def test_upright_changes_only_oblique_training_scenes():
+    for seed in range(12):
+        plain, upright = training_scene(seed), training_scene(seed, upright=True)
+        assert plain[1].shape[1] == upright[1].shape[1] == 5
+    # top-down scenes are the same picture either way
+    same = sum(np.array_equal(training_scene(s)[0], training_scene(s, upright=True)[0]) for s in range(12))
+    assert 3 <= same < 12

@@ -57,12 +57,14 @@ def training_lighting(rng: np.random.Generator) -> Lighting:
                     shadow=float(rng.uniform(0.1, 0.6)))
 
 
-def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0,
+                   upright: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One rendered scene: (BGR image, dice array [face, cx, cy, w, h] in pixels), the box
     covering each die's whole silhouette like the real photos' labels. With probability
     ``symbol_share`` the dice carry random symbols instead of pips (vision.training.symbols;
-    face 0 in the array), so a finder learns to find dice whatever their faces show."""
+    face 0 in the array), so a finder learns to find dice whatever their faces show.
+    ``upright``: oblique views are taken as a person holds a camera (far side at the top), so
+    a die's top face shows above its front face, as in real oblique photos."""
     rng = np.random.default_rng([seed, 77])
     dice_set, faces = "d6-pips", ("1", "2", "3", "4", "5", "6")
     if rng.random() < symbol_share:
@@ -74,7 +76,7 @@ def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: 
     background = "mat" if rng.random() < 0.15 else "tray"
     table = Table(size, int(rng.integers(1 << 30)), background=background,
                   die_px=None if background == "mat" else die_px, lighting=training_lighting(rng),
-                  tilt_deg=camera_tilt)
+                  tilt_deg=camera_tilt, upright=upright and oblique)
     packed = rng.random() < 0.2
     room = (size[0] * size[1]) / max(table.die_px, 8) ** 2
     most = int(np.clip(room * (0.25 if packed else 0.08), 1, 60))

@@ -177,7 +177,7 @@ def build_pools(args, rng) -> CropPools:
     from vision.training.scenes import training_scene
     tray = [load(p) for p in photos(folder="byler-train", side="train")]
     mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
-    scenes = [training_scene(args.seed * 100_000 + n) for n in range(args.synthetic)]
+    scenes = [training_scene(args.seed * 100_000 + n, upright=args.upright_scenes) for n in range(args.synthetic)]
     tx, ty = die_crops(tray)
     mx, my = die_crops(mixed)
     sx, sy = die_crops(scenes)
@@ -194,7 +194,8 @@ def build_pools(args, rng) -> CropPools:
     return CropPools([
         (tx, ty, share_die * real * tray_w),
         (mx, my, share_die * real * (1 - tray_w), args.mixed_turn),
-        (sx, sy, share_die * args.synthetic_share),
+        # dice lie at random turns in the scenes; upright ones keep their top face up
+        (sx, sy, share_die * args.synthetic_share, args.mixed_turn if args.upright_scenes else 360.0),
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
     ])
 
@@ -221,6 +222,9 @@ def main(argv=None):
     ap.add_argument("--mixed-turn", type=float, default=360.0,
                     help="turn the mixed photos' (epanemu-train) crops at most this many degrees "
                          "either way (their camera is upright: the top face shows above the front one)")
+    ap.add_argument("--upright-scenes", action="store_true",
+                    help="render oblique training scenes with an upright camera and turn their "
+                         "crops at most --mixed-turn degrees")
     args = ap.parse_args(argv)
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
