@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision import pips
-from vision.training.calibrate import confidence_knots, isotonic, logistic_fit, pick_thresholds
+from vision.training.calibrate import (FALLBACK_THRESHOLDS, confidence_knots, isotonic, logistic_fit,
+                                       pick_thresholds)
 
 
 def test_isotonic_is_non_decreasing_and_keeps_the_mean():
@@ -84,3 +85,17 @@ def test_reader_applies_the_fitted_curve(tmp_path):
     probs = np.array([[0.75, 0.1, 0.05, 0.05, 0.03, 0.01, 0.01]])
     find = pips.Find(10, 10, 30, 30, 0.9)
     assert reader.confidences(probs, [find])[0] == pytest.approx(0.4)
+
+
+def test_thresholds_fall_back_with_a_warning_when_false_finds_are_everywhere(capsys):
+    """Strong finds that match no label (dice a crowded photo leaves unlabelled) look false at
+    every threshold: the pick says so and falls back."""
+    rng = np.random.default_rng(4)
+    heat = rng.uniform(0.5, 1.0, 200)
+    truth = np.where(np.arange(200) < 150, rng.integers(0, 6, 200), 6)
+    p = np.full((200, 7), 0.01)
+    p[np.arange(200), np.where(truth < 6, truth, 2)] = 0.94
+    p /= p.sum(axis=1, keepdims=True)
+    assert pick_thresholds(heat, p, truth) == FALLBACK_THRESHOLDS
+    assert "no finder threshold keeps false finds under 1.5%" in capsys.readouterr().out
+

@@ -119,12 +119,16 @@ def main(argv=None):
           f" of {sum(1 for r in collect_counts(reader))} labelled", flush=True)
 
 
+FALLBACK_THRESHOLDS = (0.3, 0.5)  # (find_threshold, min_die_prob) when no pair qualifies
+
+
 def pick_thresholds(heat: np.ndarray, p: np.ndarray, truth: np.ndarray, slack: float = 0.002,
                     max_false: float = 0.015) -> tuple[float, float]:
     """(find_threshold, min_die_prob): among the pairs whose false finds stay under
     ``max_false`` of what they keep, those within ``slack`` (share of all matched finds) of the
     most found-and-right, and of those the one keeping the fewest false finds (then the
-    fewest finds: less work for the face reader)."""
+    fewest finds: less work for the face reader). When no pair qualifies: FALLBACK_THRESHOLDS,
+    with a warning."""
     k = np.argmax(p[:, :6], 1)
     labelled = max(1, int(np.sum(truth < 6)))
     options = []
@@ -136,7 +140,10 @@ def pick_thresholds(heat: np.ndarray, p: np.ndarray, truth: np.ndarray, slack: f
             if false <= max_false * max(1, keep.sum()):
                 options.append((right, false, int(keep.sum()), round(float(thr), 3), die_prob))
     if not options:
-        return 0.3, 0.5
+        # e.g. epanemu's crowded val scenes, whose unlabelled dice count as false finds
+        print(f"calibrate: no finder threshold keeps false finds under {max_false:.1%} on val; "
+              f"using {FALLBACK_THRESHOLDS}", flush=True)
+        return FALLBACK_THRESHOLDS
     most = max(o[0] for o in options)
     near = [o for o in options if o[0] >= most - slack * labelled]
     _, _, _, thr, die_prob = min(near, key=lambda o: (o[1], o[2]))
