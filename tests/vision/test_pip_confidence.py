@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from vision import pips
-from vision.training.calibrate import (FALLBACK_THRESHOLDS, confidence_knots, isotonic, logistic_fit,
-                                       pick_thresholds)
+from vision.training.calibrate import (FALLBACK_THRESHOLDS, confidence_knots, isotonic, labelled_photos,
+                                       logistic_fit, pick_thresholds)
+from vision.training.split import photos
 
 
 def test_isotonic_is_non_decreasing_and_keeps_the_mean():
@@ -98,4 +99,11 @@ def test_thresholds_fall_back_with_a_warning_when_false_finds_are_everywhere(cap
     p /= p.sum(axis=1, keepdims=True)
     assert pick_thresholds(heat, p, truth) == FALLBACK_THRESHOLDS
     assert "no finder threshold keeps false finds under 1.5%" in capsys.readouterr().out
+
+
+def test_calibration_leaves_out_photos_of_dice_that_label_none(real_data):
+    """epanemu's dice_417 shows 15 dice and labels none: its reads would all count as false."""
+    every, kept = photos(real_data, side="val"), labelled_photos("val", real_data)
+    left_out = {p.image.name.split("_jpg")[0] for p in every if p not in kept}
+    assert left_out == {"dice_417"} and all(p.dice for p in kept)
 
