@@ -173,9 +173,9 @@ def _decode(line):
     seq = None
     if len(parts) >= 2 and parts[1].isdigit() and len(parts[1]) <= 5:
         seq = int(parts[1])
-    for ch in sent:
-        if ch not in "0123456789ABCDEFabcdef":
-            raise ProtocolError("checksum %s is not 4 hex digits" % repr(sent), seq)
+    for ch in sent:   # upper case only: a flipped case bit must not pass as the same checksum
+        if ch not in "0123456789ABCDEF":
+            raise ProtocolError("checksum %s is not 4 upper-case hex digits" % repr(sent), seq)
     wanted = int(sent, 16)
     if crc16(head.encode()) != wanted:
         raise ProtocolError("checksum mismatch (line garbled in transit)", seq)

@@ -76,7 +76,10 @@ def case_decode_errors_say_what_was_expected():
     flipped[12] = flipped[12] ^ 0x01
     assert "checksum mismatch" in reason(bytes(flipped))
     assert "no checksum" in reason(b"DW1 1 ping {}")
-    assert "4 hex digits" in reason(b"DW1 1 ping {}*0x1F")
+    assert "4 upper-case hex digits" in reason(b"DW1 1 ping {}*0x1F")
+    lower = good.rstrip(b"\n")[:-4] + good.rstrip(b"\n")[-4:].lower()
+    if lower != good.rstrip(b"\n"):   # a checksum with letters in it: lower case is refused
+        assert "upper-case" in reason(lower)
 
     def signed(head):
         return head + b"*" + ("%04X" % protocol.crc16(head)).encode()
