@@ -25,17 +25,30 @@ def examples(style):
             for i, face in enumerate(FACES)}
 
 
-@pytest.fixture(scope="module", params=["embedding", "pattern"])
+@pytest.fixture(scope="module", params=["fused", "embedding", "pattern"])
 def model(examples, request):
-    """Both feature kinds keep every promise below (the learned embedding is the default when
-    its model file is installed, the hand-built patterns otherwise)."""
-    if request.param == "embedding" and not taught.EMBEDDING_MODEL.is_file():
+    """Every feature kind keeps every promise below (patterns and the learned embedding fused
+    are the default when its model file is installed, the hand-built patterns otherwise)."""
+    if request.param != "pattern" and not taught.EMBEDDING_MODEL.is_file():
         pytest.skip("the taught-dice embedding model is not installed")
     return taught.teach(examples, kind=request.param)
 
 
-def test_the_default_kind_is_the_installed_embedding():
-    assert taught.default_kind() == ("embedding" if taught.EMBEDDING_MODEL.is_file() else "pattern")
+def test_the_default_kind_is_fused_when_the_embedding_is_installed():
+    assert taught.default_kind() == ("fused" if taught.EMBEDDING_MODEL.is_file() else "pattern")
+
+
+def test_a_fused_match_is_the_weighted_sum_of_both_matches(examples):
+    if not taught.EMBEDDING_MODEL.is_file():
+        pytest.skip("the taught-dice embedding model is not installed")
+    fused, patterns, embedding = (taught.features(k) for k in ("fused", "pattern", "embedding"))
+    crop, other = examples["GIFT"][0], examples["BELL"][1]
+    got = fused.example(crop) @ fused.query(other).T            # (turns x scales, shifts)
+    want = (taught.FUSE_PATTERN_SHARE * (patterns.example(crop) @ patterns.query(other).T)
+            + (1 - taught.FUSE_PATTERN_SHARE)
+            * (embedding.turned(crop, taught.ANGLES, taught.SCALES) @ embedding.query(other).T))
+    assert got.shape == want.shape == (taught.ANGLES * len(taught.SCALES), len(taught.SHIFTS) ** 2)
+    assert np.allclose(got, want, atol=1e-4)
 
 
 def test_a_model_taught_with_features_that_are_gone_asks_to_be_taught_again(examples, tmp_path,
