@@ -116,15 +116,22 @@ def random_dots(rng) -> dict:
     """1-9 dots at random places (kept apart), not on the pip grid."""
     n = int(rng.integers(1, 10))
     r = float(rng.uniform(0.05, 0.11))
-    dots = []
-    for _ in range(200):
-        if len(dots) == n:
+    dots = _scatter(rng, n, 2.4 * r, tries=200)
+    return {"kind": "dots", "dots": dots, "r": r,
+            "sizes": rng.uniform(0.8, 1.25, len(dots)).tolist() if rng.random() < 0.3 else [1.0] * len(dots)}
+
+
+def _scatter(rng, n, apart, tries):
+    """Up to ``n`` random centres in the face's middle, each more than ``apart`` from the
+    others (fewer when ``tries`` draws do not find room)."""
+    pts = []
+    for _ in range(tries):
+        if len(pts) == n:
             break
         p = rng.uniform(0.2, 0.8, 2)
-        if all(np.hypot(*(p - q)) > 2.4 * r for q in dots):
-            dots.append(p)
-    return {"kind": "dots", "dots": [tuple(map(float, d)) for d in dots], "r": r,
-            "sizes": rng.uniform(0.8, 1.25, len(dots)).tolist() if rng.random() < 0.3 else [1.0] * len(dots)}
+        if all(np.hypot(*(p - q)) > apart for q in pts):
+            pts.append(p)
+    return [tuple(map(float, p)) for p in pts]
 
 
 def _spread_points(rng, n, r, layout):
@@ -136,14 +143,7 @@ def _spread_points(rng, n, r, layout):
         a0 = rng.uniform(0, 2 * np.pi)
         return [(0.5 + radius * math.cos(a0 + 2 * np.pi * k / n), 0.5 + radius * math.sin(a0 + 2 * np.pi * k / n))
                 for k in range(n)]
-    pts = []
-    for _ in range(400):
-        if len(pts) == n:
-            break
-        p = rng.uniform(0.2, 0.8, 2)
-        if all(np.hypot(*(p - q)) > 2.6 * r for q in pts):
-            pts.append(p)
-    return [tuple(map(float, p)) for p in pts]
+    return _scatter(rng, n, 2.6 * r, tries=400)
 
 
 def count_specs(rng) -> list[dict]:

@@ -32,14 +32,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.synth import DIE_MM, DiePose, Table, faces_of
-from vision.training.augment import load
+from vision.training.augment import CROP, WIDE, WIDE_CONTEXT, augment, load
 from vision.training.loop import train_for
 from vision.training.nets import FaceNetDW
 from vision.training.scenes import training_lighting, training_style
 from vision.training.split import photos
 from vision.training.symbols import FACES, symbol_counts, symbol_set
 from vision.taught import symbol_map
-from vision.training.train_faces import CROP, WIDE, WIDE_CONTEXT, augment, die_crops, wide_crop
+from vision.training.train_faces import die_crops, wide_crop
 
 DIM = 64
 CONTEXT = 1.1  # crop side / die box side: as the taught reader cuts its crops (taught.CROP_PAD)
