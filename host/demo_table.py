@@ -9,6 +9,7 @@ it is a demo.
 from __future__ import annotations
 
 import random
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -355,6 +356,8 @@ class DemoTable(ScriptedPlayers):
                      f"latest --sessions {self.table.store.path} --format csv)")
         if self.vision_note:
             lines.append(self.vision_note)
+        if getattr(self.camera, "teaching", ""):
+            lines.append(self.camera.teaching)
         watcher = getattr(self.camera, "watcher", None)
         if watcher is not None and watcher.calibration is not None:
             lines.append(f"tray calibrated from the empty mat; {watcher.outside} things found off the mat "
@@ -397,19 +400,45 @@ def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = 
     """The synthetic camera with the real reader, or (if vision cannot read these dice here)
     the scripted stand-in, with a note saying so."""
     from host.loop import FrameWatcher, dice_reader
-    from host.paths import data_dir
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
+    if data is None:  # never the user's data folder: a demo's set would replace their real dice
+        data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
     try:
-        # The demo's dice are the renderer's stand-ins: read them with the built-in set, kept
-        # beside the demo's output (not the user's data directory, where taught real dice live);
-        # with the calibrated tray, dice are found against the empty mat.
-        reader = dice_reader("jingle-bell-roll", data if data is not None else data_dir(), calibration)
+        # The players teach their dice at the camera first, into the demo's own data folder
+        # (not the user's, where taught real dice live); with the calibrated tray, dice are
+        # found against the empty mat.
+        taught_note = teach_at_synthetic_camera("jingle-bell-roll", seed, data)
+        reader = dice_reader("jingle-bell-roll", data, calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
                                        "the rolls were handed to the loop as read, not filmed")
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
-    return SyntheticTable(clock, watcher, seed=seed), note
+    camera = SyntheticTable(clock, watcher, seed=seed)
+    camera.teaching = taught_note
+    return camera, note
+
+
+def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) -> str:
+    """Teach ``dice_set`` at the synthetic camera ``seed`` films the game with, as a player
+    does before the first game (`dicewatch teach --dice NAME --camera synthetic:SEED
+    --replace`): one die per face, ``shots`` pictures each, moved and turned between them.
+    Stored in ``data``, replacing an earlier demo's; returns a line saying how it went."""
+    from host.commands.teach import MIN_PHOTOS, CameraSession, capture_examples
+    from vision import dicesets, sources
+    faces = list(dicesets.FACE_SETS[dice_set])
+    script = [(face,) for face in faces for _ in range(shots)]
+    session = CameraSession(sources.parse_spec(f"synthetic:{seed}"), dice_set, script)
+    try:
+        session.learn_background()
+        examples = capture_examples(session, faces, shots, interactive=False, say=lambda _: None)
+    finally:
+        session.close()
+    dicesets.save_set(dice_set, examples, data, replace=True, min_examples=MIN_PHOTOS)
+    right, total = dicesets.load_model(dice_set, data).self_check
+    return (f"the {dice_set} dice were taught at the camera first ({shots} pictures per face, "
+            f"as 'dicewatch teach --camera synthetic:{seed}' does): {right} of {total} read right "
+            f"when left out")
 
 
 def calibrate_synthetic(seed: int, fps: float = 10.0):
@@ -495,6 +524,7 @@ class SyntheticTable:
     def __init__(self, clock: SimClock, watcher, *, seed: int, fps: float = 10.0, size=(640, 480)):
         self.clock, self.watcher, self.seed, self.fps, self.size = clock, watcher, seed, fps, size
         self.camera = None
+        self.teaching = ""  # how the dice set was taught at this camera, if it was
         self.turn = 0
         self.live = False
         self.image = None

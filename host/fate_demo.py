@@ -17,12 +17,14 @@ the knob. All of it is counted in the report.
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedCamera, ScriptedPlayers, SimClock,
-                             SyntheticTable, calibrate_synthetic, misread_corrections)
+                             SyntheticTable, calibrate_synthetic, misread_corrections,
+                             teach_at_synthetic_camera)
 from host.fate_table import DICE_SET, FateLoop, story_pages
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
@@ -69,20 +71,25 @@ class FateCamera(SyntheticTable):
         self.live = True
 
 
-def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None):
+def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None,
+                     data: Path | None = None):
     """The synthetic camera with the real christmas-romance reader (or, if vision cannot read
     these dice here, the scripted stand-in, with a note saying so)."""
     from host.loop import FrameWatcher, dice_reader
-    from host.paths import data_dir
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
+    if data is None:  # never the user's data folder: a demo's set would replace their real dice
+        data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
     try:
-        reader = dice_reader(DICE_SET, data_dir(), calibration)
+        taught_note = teach_at_synthetic_camera(DICE_SET, seed, data)
+        reader = dice_reader(DICE_SET, data, calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
         return ScriptedCamera(clock), (f"NOTE: no dice reader for {DICE_SET} here ({exc}); "
                                        "the throws were handed to the loop as read, not filmed")
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
-    return FateCamera(clock, watcher, seed=seed), note
+    camera = FateCamera(clock, watcher, seed=seed)
+    camera.teaching = taught_note
+    return camera, note
 
 
 class FateDemo(ScriptedPlayers):
@@ -91,7 +98,8 @@ class FateDemo(ScriptedPlayers):
     def __init__(self, table, *, out: Path, size: tuple[int, int], rng: random.Random, quiet: bool = False,
                  camera=None, virtual_fate: bool = False, max_turns: int = MAX_TURNS):
         super().__init__(out=out, size=size, quiet=quiet, camera=camera,
-                         default_camera=lambda clock: make_fate_camera(clock, rng, overlay_dir=Path(out) / "reads"))
+                         default_camera=lambda clock: make_fate_camera(clock, rng, overlay_dir=Path(out) / "reads",
+                                                                        data=Path(out) / "data"))
         self.table, self.rng, self.max_turns = table, rng, max_turns
         self.loop = FateLoop(table, presenters=self.presenters, watcher=self.camera.watch, open_camera=lambda: self.camera,
                              clock=self.clock, confidence=0.9, virtual_fate=virtual_fate,
@@ -357,6 +365,8 @@ class FateDemo(ScriptedPlayers):
                          f"in {watcher.overlays[0].parent}")
         if self.vision_note:
             lines.append(self.vision_note)
+        if getattr(self.camera, "teaching", ""):
+            lines.append(self.camera.teaching)
         lines.append(f"wall time {elapsed:.1f} s")
         return "\n".join(lines)
 
@@ -378,6 +388,8 @@ def run(args) -> int:
     table = store.create(get_game("christmas-romance"), {"mode": mode, "players": players, **DEMO_MOVIE})
     demo = FateDemo(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet,
                     virtual_fate=getattr(args, "virtual_fate", False))
+    if getattr(demo.camera, "teaching", ""):
+        print(demo.camera.teaching, flush=True)
     try:
         demo.play()
     finally:

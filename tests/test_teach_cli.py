@@ -232,3 +232,20 @@ def test_read_an_unknown_set_is_usage(tmp_path, capsys):
     cv2.imwrite(str(tmp_path / "roll.png"), np.zeros((50, 50, 3), np.uint8))
     assert cli.main(["read", "--dice", "nope", str(tmp_path / "roll.png")]) == 2
     assert "no die set named 'nope'" in capsys.readouterr().err
+
+
+def test_teaching_at_the_mat_cuts_dice_as_the_calibrated_tray_reads_them(dicewatch_home, capsys):
+    """With the printed mat in view the empty tray calibrates, so the teaching pictures are cut
+    by the tray's die finder (on the die, not its shadow), as the device's reads will be:
+    every example reads right when left out, and so does the mixed roll at the end."""
+    from host.commands.teach import CameraSession
+    from vision import sources
+    session = CameraSession(sources.parse_spec("synthetic:3"), "jingle-bell-roll", script=[])
+    session.learn_background()
+    assert session.tray_finder is not None
+    session.close()
+    status = teach("--dice", "jingle-bell-roll", "--camera", "synthetic:3", "--replace", "--shots", "6")
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "self-check: 36 of 36 examples read right" in out
+    assert "self-check: 6 of 6 dice read right" in out

@@ -317,6 +317,11 @@ class _Placed:
     kept: bool = False
 
 
+def set_style(seed: int) -> synth.DieStyle:
+    """The look of the custom-face dice set that ``SyntheticCamera(seed)`` films."""
+    return synth.random_style(np.random.default_rng([seed, 8]), swirl=False)
+
+
 class SyntheticCamera(FrameSource):
     """A camera that films rendered dice rolls, for the demo and the tests.
 
@@ -344,12 +349,16 @@ class SyntheticCamera(FrameSource):
     :param realtime: pace frames at ``fps`` of wall-clock time (for the live demo).
     :param hold: seconds dice lie still after each throw.
     :param lead_in: seconds of empty tray at the start (for calibration's background).
+    :param one_set: custom-face dice are one set for the whole session, as at a real table
+        (all dice of one look, the same look for every camera of this seed, so a set taught at
+        ``synthetic:SEED`` is the set that camera films); False: a new look for every throw.
+        Pip dice are always a mix of looks, as players' pip dice are.
     """
 
     def __init__(self, seed: int = 0, *, script: Sequence | None = None, dice_set: str = "d6-pips",
                  size: tuple[int, int] = (640, 480), fps: float = 30.0, background: str = "mat",
                  hands: bool = True, realtime: bool = False, hold: float = 1.5, lead_in: float = 1.0,
-                 die_px: float | None = None):
+                 die_px: float | None = None, one_set: bool = True):
         if dice_set not in FACE_SETS:
             raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
         if fps <= 0:
@@ -368,6 +377,7 @@ class SyntheticCamera(FrameSource):
             raise SourceError(str(exc)) from None
         self.script = None if script is None else [self._scripted(item) for item in script]
         self._rng = np.random.default_rng([seed, 7])
+        self.set_style = (set_style(seed) if one_set and dice_set != "d6-pips" else None)
         self._frames = self._timeline()
         self._index = 0
         self._started = None
@@ -447,7 +457,9 @@ class SyntheticCamera(FrameSource):
         ends = table.random_positions(len(roll.faces), rng, touching=0.2, region=table.rolling_region(),
                                       occupied=[(p.pose.x, p.pose.y) for p in kept])
         start_x, start_y = table.camera.to_table(*hand.tip)
-        style = synth.random_style(rng, swirl=False) if self.dice_set != "d6-pips" else None
+        style = None
+        if self.dice_set != "d6-pips":
+            style = self.set_style or synth.random_style(rng, swirl=False)
         flights = []
         for face, (x, y, yaw) in zip(roll.faces, ends):
             die_style = style or synth.random_style(rng)

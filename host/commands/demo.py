@@ -89,6 +89,8 @@ def run(args) -> int:
     demo = DemoTable(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet)
     if demo.vision_note:
         print(demo.vision_note, flush=True)
+    if getattr(demo.camera, "teaching", ""):
+        print(demo.camera.teaching, flush=True)
     if not args.quiet:
         print("    (lines starting with LED: the status light, the roll bar and the buzzer, as they change)",
               flush=True)

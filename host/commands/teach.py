@@ -259,6 +259,7 @@ class CameraSession:
         else:
             self.camera = sources.open_source(spec)
         self.background = None
+        self.tray_finder = None
         self._stream = None
 
     def learn_background(self) -> None:
@@ -268,6 +269,15 @@ class CameraSession:
         if not frames:
             raise SourceError(f"{self.spec}: no frames to learn the empty tray from")
         self.background = np.median(np.stack(frames), axis=0).astype(frames[0].dtype)
+        self.tray_finder = tray_finder_for(frames)
+
+    def boxes(self, frame) -> list:
+        """The dice in a frame: cut as reads on this tray will cut them (the calibrated
+        tray's finder when the mat is in view), else what differs from the empty tray."""
+        from vision import taught
+        if self.tray_finder is not None:
+            return self.tray_finder(frame)
+        return taught.find_by_background(frame, self.background)
 
     def settled(self):
         if self._stream is None:
@@ -286,8 +296,59 @@ class CameraSession:
         self.camera.close()
 
 
-def ask(prompt: str, interactive: bool) -> str:
-    print(prompt, flush=True)
+def tray_finder_for(empty_frames):
+    """The calibrated tray's die finder when the printed mat is in view of these empty-tray
+    frames (so teaching crops sit on the dice as the device's reads will), else None."""
+    from vision.calibrate import CalibrationError, calibrate
+    from vision.tray_finder import TrayFinder
+    try:
+        return TrayFinder(calibrate(empty_frames, name="teaching"))
+    except (CalibrationError, ValueError):
+        return None
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
+
+
+class CaptureError(Exception):
+    """The camera stopped before it had enough pictures of a face."""
+
+
+def capture_examples(session: CameraSession, faces: list[str], shots: int, interactive: bool,
+                     say=_say) -> dict[str, list] | None:
+    """Each face in turn: ask for one die showing it, take ``shots`` pictures of it, one each
+    time it lies still again (the die found against the empty tray, ``session.background``).
+    Returns the crops per face, or None if the user typed q; ``say`` reports progress."""
+    from vision import taught
+    examples: dict[str, list] = {}
+    for n, face in enumerate(faces, 1):
+        if ask(f"Face {n} of {len(faces)}: put ONE die in the tray with {face} on top. "
+               f"I take {shots} pictures; after each, move or turn the die.", interactive, say) == "q":
+            return None
+        crops, n_seen = [], 0
+        for frame in session.settled():
+            boxes = session.boxes(frame)
+            if not boxes:
+                continue  # the empty tray lying still
+            n_seen += 1
+            if len(boxes) != 1:
+                say(f"  I see {len(boxes)} dice; leave exactly one die in the tray")
+                continue
+            x, y, w, h = boxes[0]
+            crops.append(taught.crop_die(frame, x, y, w, h, pad=taught.CROP_PAD))
+            say(f"  {face}: picture {len(crops)} of {shots}")
+            if len(crops) >= shots or (session.synthetic and n_seen >= shots):
+                break
+        if len(crops) < MIN_PHOTOS:
+            raise CaptureError(f"the camera stopped after {len(crops)} picture(s) of {face}; "
+                               f"at least {MIN_PHOTOS} needed")
+        examples[face] = crops
+    return examples
+
+
+def ask(prompt: str, interactive: bool, say=None) -> str:
+    (say or _say)(prompt)
     if not interactive:
         return ""
     try:
@@ -319,36 +380,18 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                interactive) == "q":
             return 1
         session.learn_background()
-        examples: dict[str, list] = {}
-        for n, face in enumerate(faces, 1):
-            if ask(f"Face {n} of {len(faces)}: put ONE die in the tray with {face} on top. "
-                   f"I take {args.shots} pictures; after each, move or turn the die.",
-                   interactive) == "q":
-                return 1
-            crops, n_seen = [], 0
-            for frame in session.settled():
-                boxes = taught.find_by_background(frame, session.background)
-                if not boxes:
-                    continue  # the empty tray lying still
-                n_seen += 1
-                if len(boxes) != 1:
-                    print(f"  I see {len(boxes)} dice; leave exactly one die in the tray", flush=True)
-                    continue
-                x, y, w, h = boxes[0]
-                crops.append(taught.crop_die(frame, x, y, w, h, pad=taught.CROP_PAD))
-                print(f"  {face}: picture {len(crops)} of {args.shots}", flush=True)
-                if len(crops) >= args.shots or (session.synthetic and n_seen >= args.shots):
-                    break
-            if len(crops) < MIN_PHOTOS:
-                print(f"dicewatch teach: the camera stopped after {len(crops)} picture(s) of "
-                      f"{face}; at least {MIN_PHOTOS} needed", file=sys.stderr)
-                return 1
-            examples[face] = crops
+        try:
+            examples = capture_examples(session, faces, args.shots, interactive)
+        except CaptureError as exc:
+            print(f"dicewatch teach: {exc}", file=sys.stderr)
+            return 1
+        if examples is None:
+            return 1
         status = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
         if status:
             return status
         # the self-check: a mixed roll, read with the new set
-        finder = _finder() or (lambda f: taught.find_by_background(f, session.background))
+        finder = session.tray_finder or _finder() or (lambda f: taught.find_by_background(f, session.background))
         reader = taught.TaughtReader(dicesets.load_model(args.dice, data), args.dice, finder)
         if ask("Self-check: roll all the dice together (a mixed roll) and let them settle.",
                interactive) == "q":

@@ -121,6 +121,39 @@ def test_synthetic_custom_dice_and_kept_dice_stay_put():
     assert [d.area for d in last.dice if d.face == "BELL"] == ["keep"]
 
 
+def die_colours(one_set: bool) -> list[np.ndarray]:
+    """The median colour of each die's middle in the still frames of three throws, as shares
+    of its brightness (the light and the icon change how bright a die looks, not its hue)."""
+    script = [ScriptedRoll(("BELL", "GIFT")), ScriptedRoll(("MILK", "LIST")), ScriptedRoll(("COOKIE", "BELL"))]
+    camera = SyntheticCamera(4, script=script, dice_set="jingle-bell-roll", size=(480, 360), hold=0.3,
+                             lead_in=0.1, hands=False, one_set=one_set)
+    stills = {}
+    for frame in camera:
+        if camera.truth.phase == "still":
+            stills[camera.truth.roll] = (frame.image, camera.truth.dice)
+    colours = []
+    for image, dice in stills.values():
+        for d in dice:
+            half = max(2, int(d.w / 4))
+            patch = image[int(d.y) - half:int(d.y) + half, int(d.x) - half:int(d.x) + half]
+            colour = np.median(patch.reshape(-1, 3), axis=0)
+            colours.append(colour / max(colour.sum(), 1.0))
+    assert len(colours) == 6
+    return colours
+
+
+def test_synthetic_custom_dice_are_one_set_per_camera():
+    """One look for every die of a session (a player's set), the same for every camera of a
+    seed (teaching at synthetic:SEED teaches the dice it films); one_set=False: a new look
+    for every throw."""
+    same = die_colours(one_set=True)
+    assert max(np.abs(c - same[0]).max() for c in same) < 0.05
+    assert SyntheticCamera(4, dice_set="christmas-romance").set_style == sources.set_style(4)
+    assert SyntheticCamera(4).set_style is None  # pip dice stay a mix of looks
+    mixed = die_colours(one_set=False)
+    assert max(np.abs(c - mixed[0]).max() for c in mixed) > 0.1
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(script=[("7",)]), "'7' not a face of d6-pips"),
     (dict(script=[ScriptedRoll(("1",), keep=(3,))]), "keep index 3"),
