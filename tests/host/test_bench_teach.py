@@ -1,0 +1,36 @@
+"""host/bench_teach.py: every settled throw read once and scored against what was thrown."""
+from __future__ import annotations
+
+import pytest
+
+from host import bench_teach
+from vision.bench.scoring import Tally
+
+
+def test_script_is_deterministic_and_throws_three_to_seven_dice():
+    script = bench_teach.random_script("christmas-romance", 12, seed=5)
+    assert script == bench_teach.random_script("christmas-romance", 12, seed=5)
+    assert all(3 <= len(roll.faces) <= 7 for roll in script)
+    assert any(roll.hover for roll in script)
+
+
+def test_each_throw_is_read_once_and_counted_like_the_scorer(tmp_path):
+    from host.loop import dice_reader
+    script = bench_teach.random_script("jingle-bell-roll", 3, seed=1000)
+    readers = {"built-in": lambda calibration: dice_reader("jingle-bell-roll", tmp_path, calibration)}
+    reads = list(bench_teach.settled_reads("jingle-bell-roll", 1000, 3, readers))
+    assert [sorted(d.face for d in truth) for truth, _ in reads] == [sorted(r.faces) for r in script]
+    tally = Tally()
+    for truth, rolls in reads:
+        tally.add(bench_teach.as_labels(truth), bench_teach.as_reads(rolls["built-in"]))
+    assert tally.images == 3 and tally.labelled == sum(len(r.faces) for r in script)
+    assert tally.recall >= 0.9
+
+
+@pytest.mark.parametrize("argv, message", [(["--sets", "yahtzee"], "'yahtzee' is not one of"),
+                                           (["--shots", "3"], "--shots at least 5")])
+def test_bad_flags_say_what_was_expected(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench_teach.main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
