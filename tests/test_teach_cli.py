@@ -249,3 +249,22 @@ def test_teaching_at_the_mat_cuts_dice_as_the_calibrated_tray_reads_them(dicewat
     assert status == 0, out
     assert "self-check: 36 of 36 examples read right" in out
     assert "self-check: 6 of 6 dice read right" in out
+
+
+def test_a_die_off_the_mat_is_pointed_out_while_teaching():
+    """The calibrated tray's finder looks only at the mat's areas: a die put down beside the
+    mat is not taken silently as an empty tray."""
+    from host.commands.teach import CameraSession, CaptureError, capture_examples
+    from vision import sources, synth
+    session = CameraSession(sources.parse_spec("synthetic:3"), "jingle-bell-roll", script=[])
+    session.learn_background()
+    table = session.camera.table
+    x, y = table.camera.to_table(0.03 * table.size[0], 0.5 * table.size[1])  # on the table, left of the mat
+    beside, _ = table.draw([synth.DiePose(face="BELL", x=x, y=y, yaw=10, style=session.camera.set_style)],
+                           "jingle-bell-roll", np.random.default_rng(1))
+    session.settled = lambda: iter([beside] * 3)
+    said = []
+    with pytest.raises(CaptureError, match="after 0 picture"):
+        capture_examples(session, ["BELL", "GIFT"], 5, interactive=False, say=said.append)
+    assert sum("outside the mat's rolling and keep areas" in line for line in said) == 3
+    session.close()

@@ -279,6 +279,13 @@ class CameraSession:
             return self.tray_finder(frame)
         return taught.find_by_background(frame, self.background)
 
+    def off_the_mat(self, frame) -> bool:
+        """For a frame where the calibrated tray's finder found no die: does anything still
+        differ from the empty tray (a die off the mat's areas, where it does not look)?
+        Always False without a calibrated mat."""
+        from vision import taught
+        return self.tray_finder is not None and bool(taught.find_by_background(frame, self.background))
+
     def settled(self):
         if self._stream is None:
             self._stream = self._settles()
@@ -330,7 +337,10 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, inter
         for frame in session.settled():
             boxes = session.boxes(frame)
             if not boxes:
-                continue  # the empty tray lying still
+                if session.off_the_mat(frame):
+                    say("  I see something outside the mat's rolling and keep areas; "
+                        "put the die on the mat's rolling area")
+                continue  # else the empty tray lying still
             n_seen += 1
             if len(boxes) != 1:
                 say(f"  I see {len(boxes)} dice; leave exactly one die in the tray")
