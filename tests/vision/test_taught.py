@@ -187,3 +187,21 @@ def test_die_finder_for_taught_sets_skips_the_mat_markers():
     assert boxes
     for x, y, w, h in boxes:  # every find is one of the dice, none is a marker
         assert any(abs(x - d.x) < d.w and abs(y - d.y) < d.h for d in truth.dice), (x, y)
+
+
+def test_the_table_in_the_crop_corners_does_not_change_what_a_die_reads_as():
+    """A dark die read on a light table and on a dark one: the crop's corners (table, shadow,
+    neighbours) are left out of its symbol map, so the die's outline does not become its
+    symbol."""
+    from vision.synth import DieStyle
+    crop = render_face_crop("jingle-bell-roll", "BELL", seed=3,
+                            style=DieStyle(body=(30, 30, 30), ink=(40, 40, 200)))
+    h, w = crop.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    corners = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2) / min(h, w) > taught.TABLE_RADIUS
+    light, dark = crop.copy(), crop.copy()
+    light[corners] = 230
+    dark[corners] = 25
+    for extract in (taught.face_pattern, taught.symbol_map):
+        a, b = (extract(c).ravel() for c in (light, dark))
+        assert float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)) > 0.999
