@@ -50,7 +50,13 @@ def test_frames_folder_gives_one_read_per_roll(tmp_path, capsys, filmed):
         assert read["dice"]
 
 
-def test_video_with_calibration_reports_areas(tmp_path, capsys, filmed):
+def test_video_with_calibration_reports_areas(tmp_path, capsys, filmed, monkeypatch):
+    """With --calibration, dice are found as the device finds them on that tray (by the
+    calibrated tray's finder), and each die gets its area."""
+    from vision.tray_finder import TrayFinder
+    looked = []
+    find = TrayFinder.find
+    monkeypatch.setattr(TrayFinder, "find", lambda self, frame: looked.append(1) or find(self, frame))
     empty = tmp_path / "empty-tray"
     empty.mkdir()
     for i, (image, truth) in enumerate(filmed[:5]):  # the lead-in: the empty mat
@@ -65,7 +71,8 @@ def test_video_with_calibration_reports_areas(tmp_path, capsys, filmed):
     writer.release()
     assert cli.main(["read", "--video", str(video), "--calibration", "default", "--json"]) == 0
     reads = _reads(capsys)
-    assert len(reads) == 2
+    assert len(reads) == 2 and looked
+    assert [sorted(d["face"] for d in r["dice"]) for r in reads] == [sorted(roll.faces) for roll in SCRIPT]
     areas = [d.get("area") for r in reads for d in r["dice"]]
     assert "rolling" in areas and set(areas) <= {"rolling", "keep", "outside"}
 

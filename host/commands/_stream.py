@@ -130,6 +130,18 @@ def _checked(label: str, load, calibration):
     return checked_load
 
 
+def on_the_tray(args: argparse.Namespace, reader):
+    """With --calibration (and its empty-tray picture) the reader finds its dice as the
+    device does on that tray: by comparing with the empty mat (vision.tray_finder), so
+    touching custom dice are found and crops sit as they did when the set was taught at the
+    camera; else the reader unchanged."""
+    calibration = load_calibration(args)
+    if calibration is None or getattr(calibration, "background", None) is None:
+        return reader
+    from vision.tray_finder import TrayFinder, with_finder
+    return with_finder(reader, TrayFinder(calibration))
+
+
 def annotate(args: argparse.Namespace, roll):
     """The roll with each die's area when --calibration is given (else unchanged); None for
     a settled video frame with no dice (the empty tray between rolls is not a read)."""

@@ -66,12 +66,12 @@ def frames_to_read(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from host.commands._stream import annotate, check_inputs, frames_for
+    from host.commands._stream import annotate, check_inputs, frames_for, on_the_tray
     check_inputs(args)
     if args.overlay is not None:
         if args.overlay.exists() and not args.overlay.is_dir():
             raise UsageError(f"--overlay {args.overlay}: exists and is not a directory")
-    reader = resolve_reader(args.dice)
+    reader = on_the_tray(args, resolve_reader(args.dice))
     from vision import overlay
     from vision.reader import ImageError
 
