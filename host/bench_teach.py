@@ -78,7 +78,8 @@ def bench_set(dice_set: str, cameras: int, rolls: int, shots: int) -> None:
         for n in range(cameras):
             seed = 1000 + 17 * n
             data = Path(folder) / f"camera-{seed}"
-            checks.append(teach_at_synthetic_camera(dice_set, seed, data, shots=shots).rsplit(": ", 1)[-1])
+            right, total = teach_at_synthetic_camera(dice_set, seed, data, shots=shots)
+            checks.append(f"{right}/{total}")
             readers = {"taught at the camera": lambda cal, data=data: dice_reader(dice_set, data, cal),
                        "built-in stand-ins": lambda cal: dice_reader(dice_set, builtin_data, cal)}
             for truth, reads in settled_reads(dice_set, seed, rolls, readers):
@@ -87,7 +88,7 @@ def bench_set(dice_set: str, cameras: int, rolls: int, shots: int) -> None:
                     tallies[name].add(as_labels(truth), as_reads(roll))
     print(f"{dice_set}: {cameras} cameras, {throws} settled throws read, "
           f"{tallies['taught at the camera'].labelled} dice ({time.perf_counter() - started:.0f} s)")
-    print(f"  teaching self-check per camera (left out): {'; '.join(checks)}")
+    print(f"  teaching self-check per camera (examples read right when left out): {', '.join(checks)}")
     for name, tally in tallies.items():
         sure = [ok for conf, ok in tally.readings if conf >= 0.9]
         print(f"  {name:22s} per die {tally.per_die:6.1%}  recall {tally.recall:6.1%}  "

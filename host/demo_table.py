@@ -397,33 +397,43 @@ def keep_plan(faces: list[str], roll_number: int) -> list[int] | None:
 
 def make_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None,
                 data: Path | None = None):
-    """The synthetic camera with the real reader, or (if vision cannot read these dice here)
-    the scripted stand-in, with a note saying so."""
+    """The synthetic camera with the real Jingle Bell Roll reader (see ``filmed_game``)."""
+    return filmed_game(clock, rng, "jingle-bell-roll", SyntheticTable, "rolls", overlay_dir, data)
+
+
+def filmed_game(clock: SimClock, rng: random.Random, dice_set: str, camera_class, throws: str,
+                overlay_dir: Path | None = None, data: Path | None = None):
+    """(camera, note) for a demo game of ``dice_set``: a ``camera_class`` (SyntheticTable or a
+    subclass) on a synthetic camera whose tray is calibrated from its empty mat, read by the
+    real watcher with the set the players taught at that camera first (``camera.teaching``
+    says how it went). If vision cannot read these dice here: the scripted stand-in, with a
+    note saying so (``throws``: what the note calls the game's throws)."""
     from host.loop import FrameWatcher, dice_reader
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
     if data is None:  # never the user's data folder: a demo's set would replace their real dice
         data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
+    shots = 8
     try:
-        # The players teach their dice at the camera first, into the demo's own data folder
-        # (not the user's, where taught real dice live); with the calibrated tray, dice are
-        # found against the empty mat.
-        taught_note = teach_at_synthetic_camera("jingle-bell-roll", seed, data)
-        reader = dice_reader("jingle-bell-roll", data, calibration)
+        right, total = teach_at_synthetic_camera(dice_set, seed, data, shots)
+        reader = dice_reader(dice_set, data, calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
-        return ScriptedCamera(clock), (f"NOTE: no dice reader for jingle-bell-roll here ({exc}); "
-                                       "the rolls were handed to the loop as read, not filmed")
+        return ScriptedCamera(clock), (f"NOTE: no dice reader for {dice_set} here ({exc}); "
+                                       f"the {throws} were handed to the loop as read, not filmed")
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
-    camera = SyntheticTable(clock, watcher, seed=seed)
-    camera.teaching = taught_note
+    camera = camera_class(clock, watcher, seed=seed)
+    camera.teaching = (f"the {dice_set} dice were taught at the camera first ({shots} pictures per "
+                       f"face, as 'dicewatch teach --camera synthetic:{seed}' does): {right} of "
+                       f"{total} read right when left out")
     return camera, note
 
 
-def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) -> str:
+def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) -> tuple[int, int]:
     """Teach ``dice_set`` at the synthetic camera ``seed`` films the game with, as a player
     does before the first game (`dicewatch teach --dice NAME --camera synthetic:SEED
     --replace`): one die per face, ``shots`` pictures each, moved and turned between them.
-    Stored in ``data``, replacing an earlier demo's; returns a line saying how it went."""
+    Stored in ``data``, replacing an earlier demo's; returns its self-check (examples read
+    right when left out, examples)."""
     from host.commands.teach import MIN_PHOTOS, CameraSession, capture_examples
     from vision import dicesets, sources
     faces = list(dicesets.FACE_SETS[dice_set])
@@ -435,10 +445,7 @@ def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) ->
     finally:
         session.close()
     dicesets.save_set(dice_set, examples, data, replace=True, min_examples=MIN_PHOTOS)
-    right, total = dicesets.load_model(dice_set, data).self_check
-    return (f"the {dice_set} dice were taught at the camera first ({shots} pictures per face, "
-            f"as 'dicewatch teach --camera synthetic:{seed}' does): {right} of {total} read right "
-            f"when left out")
+    return dicesets.load_model(dice_set, data).self_check
 
 
 def calibrate_synthetic(seed: int, fps: float = 10.0):

@@ -17,14 +17,12 @@ the knob. All of it is counted in the report.
 from __future__ import annotations
 
 import random
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedCamera, ScriptedPlayers, SimClock,
-                             SyntheticTable, calibrate_synthetic, misread_corrections,
-                             teach_at_synthetic_camera)
+from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedPlayers, SimClock,
+                             SyntheticTable, filmed_game, misread_corrections)
 from host.fate_table import DICE_SET, FateLoop, story_pages
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
@@ -73,23 +71,8 @@ class FateCamera(SyntheticTable):
 
 def make_fate_camera(clock: SimClock, rng: random.Random, overlay_dir: Path | None = None,
                      data: Path | None = None):
-    """The synthetic camera with the real christmas-romance reader (or, if vision cannot read
-    these dice here, the scripted stand-in, with a note saying so)."""
-    from host.loop import FrameWatcher, dice_reader
-    seed = rng.randrange(1 << 20)
-    calibration, note = calibrate_synthetic(seed)
-    if data is None:  # never the user's data folder: a demo's set would replace their real dice
-        data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
-    try:
-        taught_note = teach_at_synthetic_camera(DICE_SET, seed, data)
-        reader = dice_reader(DICE_SET, data, calibration)
-    except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
-        return ScriptedCamera(clock), (f"NOTE: no dice reader for {DICE_SET} here ({exc}); "
-                                       "the throws were handed to the loop as read, not filmed")
-    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
-    camera = FateCamera(clock, watcher, seed=seed)
-    camera.teaching = taught_note
-    return camera, note
+    """The synthetic camera with the real christmas-romance reader (see ``filmed_game``)."""
+    return filmed_game(clock, rng, DICE_SET, FateCamera, "throws", overlay_dir, data)
 
 
 class FateDemo(ScriptedPlayers):

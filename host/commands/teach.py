@@ -325,7 +325,7 @@ class CaptureError(Exception):
 def capture_examples(session: CameraSession, faces: list[str], shots: int, interactive: bool,
                      say=_say) -> dict[str, list] | None:
     """Each face in turn: ask for one die showing it, take ``shots`` pictures of it, one each
-    time it lies still again (the die found against the empty tray, ``session.background``).
+    time it lies still again (the die found by ``session.boxes``).
     Returns the crops per face, or None if the user typed q; ``say`` reports progress."""
     from vision import taught
     examples: dict[str, list] = {}
