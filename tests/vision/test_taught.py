@@ -128,6 +128,33 @@ def test_save_and_load_round_trip(model, tmp_path, style):
     assert abs(loaded.classify(crop)[1] - model.classify(crop)[1]) < 0.05
 
 
+def test_saved_model_keeps_which_example_made_each_template(model, tmp_path):
+    path = tmp_path / "model.npz"
+    model.save(path)
+    loaded = taught.FaceModel.load(path)
+    assert np.array_equal(loaded.example_owners(), model.example_owners())
+    assert len(np.unique(model.example_owners())) == model.self_check[1] == 6 * 8
+
+
+def test_a_face_scores_its_two_best_examples_not_one_look_alike():
+    # face 0: one example matches very well, its others poorly (a stray look-alike);
+    # face 1: two examples match well. Templates 2 per example.
+    sims = np.array([0.95, 0.2, 0.3, 0.1, 0.3, 0.2,   0.85, 0.8, 0.84, 0.7, 0.2, 0.1], np.float32)
+    labels = np.repeat([0, 0, 0, 1, 1, 1], 2)
+    owners = np.repeat(np.arange(6), 2)
+    assert np.argmax(taught.face_scores(sims, labels, owners, 2, (1.0,))) == 0
+    scores = taught.face_scores(sims, labels, owners, 2, (0.5, 0.5))
+    assert np.argmax(scores) == 1 and np.allclose(scores, [0.625, 0.845])
+
+
+def test_a_model_saved_without_template_owners_still_reads(model, tmp_path, style):
+    import dataclasses
+    old = dataclasses.replace(model, owners=np.zeros(0, np.int64))  # as saved before owners were stored
+    assert np.array_equal(old.example_owners(), model.example_owners())
+    crop = render_face_crop(SET, "LIST", seed=5, style=style)
+    assert old.classify(crop) == model.classify(crop)
+
+
 def test_renamed_model_reads_new_name(model, style):
     renamed = model.renamed("GIFT", "PRESENT")
     assert renamed.classify(render_face_crop(SET, "GIFT", seed=6, style=style))[0] == "PRESENT"
