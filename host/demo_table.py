@@ -9,7 +9,9 @@ it is a demo.
 from __future__ import annotations
 
 import random
+import shutil
 import tempfile
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -411,17 +413,23 @@ def filmed_game(clock: SimClock, rng: random.Random, dice_set: str, camera_class
     from host.loop import FrameWatcher, dice_reader
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
+    scratch = None
     if data is None:  # never the user's data folder: a demo's set would replace their real dice
-        data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
+        scratch = data = Path(tempfile.mkdtemp(prefix="dicewatch-demo-"))
     shots = 8
     try:
         right, total = teach_at_synthetic_camera(dice_set, seed, data, shots)
         reader = dice_reader(dice_set, data, calibration)
     except Exception as exc:  # noqa: BLE001 - any reason the reader is missing: say it, go on
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
         return ScriptedCamera(clock), (f"NOTE: no dice reader for {dice_set} here ({exc}); "
                                        f"the {throws} were handed to the loop as read, not filmed")
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
     camera = camera_class(clock, watcher, seed=seed)
+    camera.data = data  # where the demo's taught set lives
+    if scratch is not None:  # gone with the camera (or at exit), not left behind in /tmp
+        weakref.finalize(camera, shutil.rmtree, scratch, True)
     camera.teaching = (f"the {dice_set} dice were taught at the camera first ({shots} pictures per "
                        f"face, as 'dicewatch teach --camera synthetic:{seed}' does): {right} of "
                        f"{total} read right when left out")

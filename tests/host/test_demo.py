@@ -61,3 +61,20 @@ def test_misread_corrections_pair_each_wrong_face_with_a_missing_one():
     assert misread_corrections(["LIST", "LIST", "BELL"], ["MILK", "COOKIE", "BELL"]) == [
         (0, "LIST", "MILK"), (1, "LIST", "COOKIE")]
     assert misread_corrections(["BELL", "MILK"], ["MILK", "BELL"]) == []
+
+
+def test_a_demo_camera_without_a_data_folder_cleans_up_its_scratch_set():
+    """Tests and benchmarks film a demo game without a data folder: the set taught at the
+    camera goes to a scratch folder that is removed with the camera, not left in /tmp."""
+    import gc
+
+    from host.demo_table import make_camera
+    camera, note = make_camera(SimClock(), random.Random(5))
+    if note:
+        import pytest
+        pytest.skip(note)
+    scratch = camera.data
+    assert (scratch / "dice").is_dir() or any(scratch.iterdir())   # the taught set is there
+    del camera
+    gc.collect()
+    assert not scratch.exists()
