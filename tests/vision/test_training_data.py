@@ -31,6 +31,18 @@ def test_training_scenes_are_deterministic_and_symbol_dice_have_face_zero():
     assert all(len(d) and np.all(d[:, 0] == 0) for d in with_symbols)
 
 
+def test_block_scenes_pack_dice_face_to_face_in_rows():
+    for seed in range(4):
+        image, dice = training_scene(seed, size=(320, 320), block_share=1.0)
+        assert len(dice) >= 2
+        centres = dice[:, 1:3]
+        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(dice)) * 1e9
+        nearest = gaps.min(axis=1)
+        # every die has a neighbour about one die width away: no loose dice, no overlaps
+        assert np.all(nearest < 1.5 * np.median(dice[:, 3:5].min(axis=1)))
+        assert np.all(nearest > 0.4 * np.median(dice[:, 3:5].min(axis=1)))
+
+
 def test_training_styles_cover_smoky_and_varied_pips():
     styles = [training_style(np.random.default_rng(s)) for s in range(200)]
     assert any(s.opacity < 0.9 and sum(s.body) < 250 for s in styles)          # smoky

@@ -58,13 +58,14 @@ def training_lighting(rng: np.random.Generator) -> Lighting:
 
 
 def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0,
-                   upright: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   upright: bool = False, block_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One rendered scene: (BGR image, dice array [face, cx, cy, w, h] in pixels), the box
     covering each die's whole silhouette like the real photos' labels. With probability
     ``symbol_share`` the dice carry random symbols instead of pips (vision.training.symbols;
     face 0 in the array), so a finder learns to find dice whatever their faces show.
     ``upright``: oblique views are taken as a person holds a camera (far side at the top), so
-    a die's top face shows above its front face, as in real oblique photos."""
+    a die's top face shows above its front face, as in real oblique photos.
+    ``block_share``: the share of scenes whose dice are packed in a block (``block_poses``)."""
     rng = np.random.default_rng([seed, 77])
     dice_set, faces = "d6-pips", ("1", "2", "3", "4", "5", "6")
     if rng.random() < symbol_share:
@@ -73,10 +74,15 @@ def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: 
     oblique = rng.random() < 0.45
     camera_tilt = float(rng.uniform(25, 58)) if oblique else float(rng.uniform(0, 14))
     die_px = float(math.exp(rng.uniform(math.log(14), math.log(110 if oblique else 70))))
+    block = bool(block_share) and rng.random() < block_share
+    if block:
+        die_px = max(die_px, 22.0)   # a block of 10 px dice is a texture, not dice
     background = "mat" if rng.random() < 0.15 else "tray"
     table = Table(size, int(rng.integers(1 << 30)), background=background,
                   die_px=None if background == "mat" else die_px, lighting=training_lighting(rng),
                   tilt_deg=camera_tilt, upright=upright and oblique)
+    if block:
+        return _finish(table, block_poses(table, faces, rng), dice_set, rng, size)
     packed = rng.random() < 0.2
     room = (size[0] * size[1]) / max(table.die_px, 8) ** 2
     most = int(np.clip(room * (0.25 if packed else 0.08), 1, 60))
@@ -97,6 +103,41 @@ def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: 
                      tilt_axis=float(rng.uniform(0, 360)), style=shared if same else training_style(rng),
                      size_mm=DIE_MM * float(rng.uniform(0.9, 1.1)))
              for x, y, yaw in places]
+    return _finish(table, poses, dice_set, rng, size)
+
+
+def block_poses(table: Table, faces, rng: np.random.Generator) -> list[DiePose]:
+    """Dice packed face to face in rows and columns, all turned the same way, as in a box or
+    a shop photo of a bag of dice: no gaps between them, so the finder must tell one die from
+    its neighbour by the edges and pips alone. Each row often shares a colour."""
+    x0, y0, x1, y1 = table.visible_region()
+    rows, cols = int(rng.integers(2, 9)), int(rng.integers(2, 13))
+    gap = DIE_MM * float(rng.uniform(1.0, 1.04))
+    yaw = float(rng.uniform(0, 360))
+    a = math.radians(yaw)
+    across, down = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    centre = rng.uniform([x0, y0], [x1, y1])
+    mode = rng.random()   # < 0.45 a colour per row, < 0.65 one colour for all, else each its own
+    shared = training_style(rng)
+    row_styles = [training_style(rng) for _ in range(rows)]
+    size_mm = DIE_MM * float(rng.uniform(0.95, 1.0))
+    poses = []
+    for r in range(rows):
+        for c in range(cols):
+            x, y = centre + gap * ((c - (cols - 1) / 2) * across + (r - (rows - 1) / 2) * down)
+            if not (x0 <= x <= x1 and y0 <= y <= y1):
+                continue
+            style = row_styles[r] if mode < 0.45 else shared if mode < 0.65 else training_style(rng)
+            poses.append(DiePose(face=faces[int(rng.integers(6))], x=float(x), y=float(y),
+                                 yaw=(yaw + 90 * int(rng.integers(4)) + float(rng.uniform(-2, 2))) % 360,
+                                 tilt=float(rng.uniform(0, 3)), tilt_axis=float(rng.uniform(0, 360)),
+                                 style=style, size_mm=size_mm))
+    return poses
+
+
+def _finish(table: Table, poses: list[DiePose], dice_set: str, rng: np.random.Generator,
+            size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Draw the dice (far ones first) and list the visible ones as [face, cx, cy, w, h]."""
     # Far dice first, so nearer ones hide them as in a photo.
     cam = table.camera.centre
     poses.sort(key=lambda p: -math.hypot(p.x - cam[0], p.y - cam[1]))

@@ -166,6 +166,8 @@ def main(argv=None):
     ap.add_argument("--synthetic-share", type=float, default=0.3, help="share of patches cut from them")
     ap.add_argument("--symbol-share", type=float, default=0.35,
                     help="share of rendered scenes whose dice carry random symbols, not pips")
+    ap.add_argument("--block-share", type=float, default=0.0,
+                    help="share of rendered scenes whose dice are packed in a block (rows of touching dice)")
     ap.add_argument("--tray-share", type=float, default=0.3, help="share of patches cut from the tray photos")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
@@ -176,7 +178,8 @@ def main(argv=None):
     from vision.training.scenes import training_scene
     tray = [load(p) for p in photos(folder="byler-train", side="train")]
     mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
-    scenes = [training_scene(args.seed * 100_000 + 50_000 + n, symbol_share=args.symbol_share)
+    scenes = [training_scene(args.seed * 100_000 + 50_000 + n, symbol_share=args.symbol_share,
+                             block_share=args.block_share)
               for n in range(args.synthetic)]
     pools = [tray, mixed, scenes] if scenes else [tray, mixed]
     real = 1 - (args.synthetic_share if scenes else 0)
