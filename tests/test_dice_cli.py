@@ -120,6 +120,17 @@ def test_missing_model_is_rebuilt_from_examples(sky, dicewatch_home):
     assert (dicewatch_home / "dice" / "sky" / "model.npz").is_file()
 
 
+def test_built_in_sets_vote_with_the_single_best_example_taught_ones_with_two(sky, dicewatch_home):
+    """The built-in stand-ins are taught from many random die looks, where only the example
+    of the look being read matches well; a user's set is one look."""
+    from vision import taught
+    built_in = dicesets.load_model("christmas-romance", dicewatch_home)
+    assert built_in.vote() == taught.SINGLE_BEST
+    (dicewatch_home / "dice" / "christmas-romance" / "model.npz").unlink()   # rebuilt the same way
+    assert dicesets.load_model("christmas-romance", dicewatch_home).vote() == taught.SINGLE_BEST
+    assert dicesets.load_model("sky", dicewatch_home).vote() == taught.NEIGHBOURS[taught.default_kind()]
+
+
 def test_missing_example_crop_is_named(sky, dicewatch_home, capsys):
     (dicewatch_home / "dice" / "sky" / "examples" / "0-00.png").unlink()
     assert dice("show", "sky") == 1

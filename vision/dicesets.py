@@ -239,11 +239,13 @@ def load_model(name: str, data_dir) -> taught.FaceModel:
     path = dice_set.folder / "model.npz"
     try:
         model = taught.FaceModel.load(path)
-        if model.faces == dice_set.faces:
+        built_in_vote = dice_set.origin != "built-in" or model.neighbours == taught.SINGLE_BEST
+        if model.faces == dice_set.faces and built_in_vote:
             return model
     except (OSError, ValueError, KeyError):
         pass
-    model = taught.teach(example_crops(dice_set), min_examples=1)
+    model = taught.teach(example_crops(dice_set), min_examples=1,
+                         neighbours=taught.SINGLE_BEST if dice_set.origin == "built-in" else None)
     try:
         model.save(path)
     except OSError:
@@ -266,7 +268,8 @@ _BUILT_IN: dict[str, tuple[dict, taught.FaceModel]] = {}  # rendered and taught 
 def _store_built_in(name: str, data_dir) -> DiceSet:
     if name not in _BUILT_IN:
         examples = built_in_examples(name)
-        _BUILT_IN[name] = (examples, taught.teach(examples))
+        # examples of many random die looks: the look being read decides (taught.SINGLE_BEST)
+        _BUILT_IN[name] = (examples, taught.teach(examples, neighbours=taught.SINGLE_BEST))
     examples, model = _BUILT_IN[name]
     return save_set(name, examples, data_dir, replace=True, origin="built-in", model=model)
 

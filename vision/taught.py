@@ -57,6 +57,7 @@ MODEL_VERSION = 1
 # on the val photos' few-shot pip dice; the patterns alone read rendered icon dice worse with
 # two, so they keep the best example's match):
 NEIGHBOURS = {"pattern": (1.0,), "embedding": (0.5, 0.5), "fused": (0.5, 0.5)}
+SINGLE_BEST = (1.0,)  # for sets taught from many die looks: the matching look decides
 
 
 class TeachError(ValueError):
@@ -388,14 +389,18 @@ class FaceModel:
     loo_margins: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     loo_right: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     owners: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # see example_owners
+    neighbours: tuple[float, ...] = ()  # weights of a face's best examples; () = the kind's NEIGHBOURS
+
+    def vote(self) -> tuple[float, ...]:
+        """The weights of each face's best examples' matches used for this model."""
+        return self.neighbours or NEIGHBOURS.get(self.kind, SINGLE_BEST)
 
     def face_scores(self, patterns: np.ndarray) -> np.ndarray:
         """Per face, the mean of its NEIGHBOURS best-matching teaching examples, each example
         matching at its best turn and scale (cosine similarity, over one or more patterns of
         the same crop)."""
         sims = (patterns.reshape(-1, self.templates.shape[1]) @ self.templates.T).max(axis=0)
-        return face_scores(sims, self.labels, self.example_owners(), len(self.faces),
-                           NEIGHBOURS.get(self.kind, (1.0,)))
+        return face_scores(sims, self.labels, self.example_owners(), len(self.faces), self.vote())
 
     def example_owners(self) -> np.ndarray:
         """The teaching example each template was made from (models saved before this was
@@ -442,7 +447,8 @@ class FaceModel:
         meta = {"version": MODEL_VERSION, "faces": list(self.faces), "side": SIDE,
                 "margin_scale": self.margin_scale, "fit_floor": self.fit_floor,
                 "fit_scale": self.fit_scale, "self_check": list(self.self_check),
-                "kind": self.kind, "features_version": self.features_version}
+                "kind": self.kind, "features_version": self.features_version,
+                "neighbours": list(self.neighbours)}
         with open(path, "wb") as fh:
             np.savez_compressed(fh, templates=self.templates.astype(np.float16),
                                 labels=self.labels.astype(np.int16),
@@ -476,15 +482,21 @@ class FaceModel:
                        loo_margins=data["loo_margins"].astype(np.float32),
                        loo_right=data["loo_right"].astype(bool),
                        owners=(data["owners"].astype(np.int64) if "owners" in data.files
-                               else np.zeros(0, np.int64)))
+                               else np.zeros(0, np.int64)),
+                       neighbours=tuple(float(w) for w in meta.get("neighbours", ())))
 
     def renamed(self, old: str, new: str) -> "FaceModel":
         return replace(self, faces=tuple(new if f == old else f for f in self.faces))
 
 
 def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
-          min_examples: int = MIN_EXAMPLES, kind: str | None = None) -> FaceModel:
+          min_examples: int = MIN_EXAMPLES, kind: str | None = None,
+          neighbours: Sequence[float] | None = None) -> FaceModel:
     """Build a FaceModel from example crops per face name (BGR or gray arrays).
+
+    ``neighbours``: weights of each face's best examples' matches (default: the feature
+    kind's NEIGHBOURS); SINGLE_BEST for examples of many different die looks, where only
+    the example of the look being read matches well.
 
     Raises TeachError naming the face when a face has fewer than ``min_examples`` crops or
     when fewer than two faces are given.
@@ -511,10 +523,11 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
     labels_arr = np.concatenate(labels).astype(np.int64)
     owners_arr = np.concatenate(owners)
     margin_scale, fit_floor, fit_scale, loo_margins, loo_right = _calibrate(
-        faces, templates_arr, labels_arr, owners_arr, plain, NEIGHBOURS.get(extract.name, (1.0,)))
+        faces, templates_arr, labels_arr, owners_arr, plain,
+        tuple(neighbours) if neighbours else NEIGHBOURS.get(extract.name, SINGLE_BEST))
     return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
                      (int(loo_right.sum()), len(plain)), extract.name, extract.version,
-                     loo_margins, loo_right, owners_arr)
+                     loo_margins, loo_right, owners_arr, tuple(float(w) for w in neighbours or ()))
 
 
 def face_scores(sims: np.ndarray, labels: np.ndarray, owners: np.ndarray, faces: int,
@@ -526,11 +539,16 @@ def face_scores(sims: np.ndarray, labels: np.ndarray, owners: np.ndarray, faces:
     otherwise decides a read (measured on the val photos, few-shot pip dice: 1 to 3 points
     better than the best example alone)."""
     weights = np.asarray(neighbours, np.float32)
-    per_example = np.full(int(owners.max()) + 1 if len(owners) else 0, -1.0, dtype=np.float32)
-    np.maximum.at(per_example, owners, sims)
-    example_face = np.full(len(per_example), -1, dtype=np.int64)
-    example_face[owners] = labels
     scores = np.full(faces, -1.0, dtype=np.float32)
+    if not len(owners):
+        return scores
+    if len(weights) == 1:  # the single best example: the best template of the face
+        np.maximum.at(scores, labels, sims)
+        return scores
+    # templates come in runs, one run per example (as teach makes them): the best of each run
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    per_example = np.maximum.reduceat(sims, starts)
+    example_face = labels[starts]
     for face in range(faces):
         mine = np.sort(per_example[example_face == face])[::-1][:len(weights)]
         if len(mine):

@@ -232,3 +232,13 @@ def test_the_table_in_the_crop_corners_does_not_change_what_a_die_reads_as():
     for extract in (taught.face_pattern, taught.symbol_map):
         a, b = (extract(c).ravel() for c in (light, dark))
         assert float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)) > 0.999
+
+
+def test_a_set_taught_from_many_looks_can_keep_the_single_best_example(examples, tmp_path):
+    model = taught.teach(examples, neighbours=taught.SINGLE_BEST)
+    assert model.vote() == taught.SINGLE_BEST
+    path = tmp_path / "model.npz"
+    model.save(path)
+    assert taught.FaceModel.load(path).vote() == taught.SINGLE_BEST
+    default = taught.teach(examples)
+    assert default.neighbours == () and default.vote() == taught.NEIGHBOURS[default.kind]
