@@ -140,11 +140,8 @@ def dice_reader(dice_set: str, data, calibration=None):
     are found by comparing with the empty mat (vision.tray_finder), which finds any die on the
     mat, touching ones too, where the learned pip-dice finder misses custom dice."""
     from vision.dicesets import load_reader
-    if calibration is None or getattr(calibration, "background", None) is None:
-        return load_reader(dice_set, data)
-    from vision.tray_finder import TrayFinder, with_finder
-    finder = TrayFinder(calibration)
-    return with_finder(load_reader(dice_set, data, find_dice=finder), finder)
+    from vision.tray_finder import on_tray
+    return on_tray(load_reader(dice_set, data), calibration)
 
 
 class FrameWatcher:

@@ -319,11 +319,11 @@ def pip_finder() -> Finder:
     """The pip reader's die finder (it finds dice whatever their faces show), never on the
     mat's ArUco markers (black squares with white blocks look like dice to it)."""
     from vision.calibrate import find_markers
-    net = _finder_net()
 
     def find(frame: np.ndarray) -> list[taught.Box]:
+        # the network loads on first use: a reader on a calibrated tray never needs it
         markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
-        return [(f.x, f.y, f.w, f.h) for f in net.find(frame)
+        return [(f.x, f.y, f.w, f.h) for f in _finder_net().find(frame)
                 if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * max(f.w, f.h)
                            for m in markers)]
     return find

@@ -503,3 +503,12 @@ def with_finder(reader, finder: TrayFinder):
         clone.find = lambda frame: [Find(d.x, d.y, d.w, d.h, 1.0) for d in finder.find(frame)]
         return clone
     return reader
+
+
+def on_tray(reader, calibration):
+    """``reader`` finding its dice with the calibrated tray's finder (``with_finder``) when the
+    calibration holds the empty tray's picture; else ``reader`` unchanged. The device, the
+    demos and ``dicewatch read --calibration`` all read a calibrated tray this way."""
+    if calibration is None or getattr(calibration, "background", None) is None:
+        return reader
+    return with_finder(reader, TrayFinder(calibration))

@@ -135,11 +135,8 @@ def on_the_tray(args: argparse.Namespace, reader):
     device does on that tray: by comparing with the empty mat (vision.tray_finder), so
     touching custom dice are found and crops sit as they did when the set was taught at the
     camera; else the reader unchanged."""
-    calibration = load_calibration(args)
-    if calibration is None or getattr(calibration, "background", None) is None:
-        return reader
-    from vision.tray_finder import TrayFinder, with_finder
-    return with_finder(reader, TrayFinder(calibration))
+    from vision.tray_finder import on_tray
+    return on_tray(reader, load_calibration(args))
 
 
 def annotate(args: argparse.Namespace, roll):
