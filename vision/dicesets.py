@@ -233,19 +233,25 @@ def example_crops(dice_set: DiceSet) -> dict[str, list[np.ndarray]]:
     return out
 
 
+def vote_for(origin: str) -> tuple[float, ...]:
+    """How a set of this origin weighs each face's best examples (``taught.teach``'s
+    ``neighbours``; () = the feature kind's default). The built-in stand-ins are taught from
+    many random die looks, where only the example of the look being read matches well, so
+    the single best example decides."""
+    return taught.SINGLE_BEST if origin == "built-in" else ()
+
+
 def load_model(name: str, data_dir) -> taught.FaceModel:
     """The taught model of a set, rebuilt from its examples if the file is missing or old."""
     dice_set = load_set(name, data_dir)
     path = dice_set.folder / "model.npz"
     try:
         model = taught.FaceModel.load(path)
-        built_in_vote = dice_set.origin != "built-in" or model.neighbours == taught.SINGLE_BEST
-        if model.faces == dice_set.faces and built_in_vote:
+        if model.faces == dice_set.faces and model.neighbours == vote_for(dice_set.origin):
             return model
     except (OSError, ValueError, KeyError):
         pass
-    model = taught.teach(example_crops(dice_set), min_examples=1,
-                         neighbours=taught.SINGLE_BEST if dice_set.origin == "built-in" else None)
+    model = taught.teach(example_crops(dice_set), min_examples=1, neighbours=vote_for(dice_set.origin))
     try:
         model.save(path)
     except OSError:
@@ -268,8 +274,7 @@ _BUILT_IN: dict[str, tuple[dict, taught.FaceModel]] = {}  # rendered and taught 
 def _store_built_in(name: str, data_dir) -> DiceSet:
     if name not in _BUILT_IN:
         examples = built_in_examples(name)
-        # examples of many random die looks: the look being read decides (taught.SINGLE_BEST)
-        _BUILT_IN[name] = (examples, taught.teach(examples, neighbours=taught.SINGLE_BEST))
+        _BUILT_IN[name] = (examples, taught.teach(examples, neighbours=vote_for("built-in")))
     examples, model = _BUILT_IN[name]
     return save_set(name, examples, data_dir, replace=True, origin="built-in", model=model)
 

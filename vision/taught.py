@@ -27,6 +27,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -102,8 +103,7 @@ def _one_channel(crop: np.ndarray) -> np.ndarray:
     if img.shape[2] == 4:
         img = img[:, :, :3]
     h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    inside = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2) <= MASK_RADIUS * min(h, w)
+    inside = _centre_distance(h, w) <= MASK_RADIUS * min(h, w)
     centre = img[inside].reshape(-1, 3)
     centred = centre - centre.mean(axis=0)
     cov = centred.T @ centred / max(1, len(centred))
@@ -120,11 +120,20 @@ _R = np.hypot(_XX - (SIDE - 1) / 2, _YY - (SIDE - 1) / 2)
 MASK = (_R <= MASK_RADIUS * SIDE).astype(np.float32)
 
 
+@lru_cache(maxsize=64)
+def _centre_distance(h: int, w: int) -> np.ndarray:
+    """Each pixel's distance from the centre of an h x w image (cached: crops come in a few
+    sizes, and every crop needs it more than once)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    distance = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2)
+    distance.flags.writeable = False
+    return distance
+
+
 def _without_table(gray: np.ndarray) -> np.ndarray:
     """The channel with everything beyond TABLE_RADIUS set to the top face's median."""
     h, w = gray.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    r = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2) / min(h, w)
+    r = _centre_distance(h, w) / min(h, w)
     out = gray.copy()
     out[r > TABLE_RADIUS] = np.median(gray[r <= MASK_RADIUS])
     return out
@@ -147,9 +156,7 @@ _INNER_CACHE: dict[int, np.ndarray] = {}
 
 def _inner_mask(work: int) -> np.ndarray:
     if work not in _INNER_CACHE:
-        yy, xx = np.mgrid[0:work, 0:work]
-        r = np.hypot(xx - (work - 1) / 2, yy - (work - 1) / 2)
-        _INNER_CACHE[work] = r <= MASK_RADIUS * work
+        _INNER_CACHE[work] = _centre_distance(work, work) <= MASK_RADIUS * work
     return _INNER_CACHE[work]
 
 
@@ -393,12 +400,12 @@ class FaceModel:
 
     def vote(self) -> tuple[float, ...]:
         """The weights of each face's best examples' matches used for this model."""
-        return self.neighbours or NEIGHBOURS.get(self.kind, SINGLE_BEST)
+        return _vote(self.neighbours, self.kind)
 
     def face_scores(self, patterns: np.ndarray) -> np.ndarray:
-        """Per face, the mean of its NEIGHBOURS best-matching teaching examples, each example
-        matching at its best turn and scale (cosine similarity, over one or more patterns of
-        the same crop)."""
+        """Per face, its best-matching teaching examples' similarities weighted by ``vote()``,
+        each example matching at its best turn and scale (cosine similarity, over one or more
+        patterns of the same crop)."""
         sims = (patterns.reshape(-1, self.templates.shape[1]) @ self.templates.T).max(axis=0)
         return face_scores(sims, self.labels, self.example_owners(), len(self.faces), self.vote())
 
@@ -523,11 +530,15 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
     labels_arr = np.concatenate(labels).astype(np.int64)
     owners_arr = np.concatenate(owners)
     margin_scale, fit_floor, fit_scale, loo_margins, loo_right = _calibrate(
-        faces, templates_arr, labels_arr, owners_arr, plain,
-        tuple(neighbours) if neighbours else NEIGHBOURS.get(extract.name, SINGLE_BEST))
+        faces, templates_arr, labels_arr, owners_arr, plain, _vote(neighbours, extract.name))
     return FaceModel(faces, templates_arr, labels_arr, margin_scale, fit_floor, fit_scale,
                      (int(loo_right.sum()), len(plain)), extract.name, extract.version,
                      loo_margins, loo_right, owners_arr, tuple(float(w) for w in neighbours or ()))
+
+
+def _vote(neighbours: Sequence[float] | None, kind: str) -> tuple[float, ...]:
+    """The weights given, else the feature kind's NEIGHBOURS."""
+    return tuple(neighbours) if neighbours else NEIGHBOURS.get(kind, SINGLE_BEST)
 
 
 def face_scores(sims: np.ndarray, labels: np.ndarray, owners: np.ndarray, faces: int,
