@@ -1,6 +1,7 @@
 """Few-shot accuracy of taught dice (vision/taught.py), printed as figures.
 
   python -m vision.bench.fewshot [--data DIR] [--shots 8] [--seeds 3] [--real-only|--synth-only]
+                                 [--read held-out|train]
 
 (a) real: the pip dice of d6-real are taught *as if they were unknown symbols*: crops of a few
     photos (ground-truth boxes, ``--shots`` per face) from the 'train' side of the fixed split
@@ -9,6 +10,9 @@
     'train' side's die crops without their labels). Reported per folder: crop-level accuracy
     on ground-truth boxes, and, when a die finder is available, per-die accuracy counted like
     /work/shared/tools/score_reads.py. epanemu's augmented copies of one photo share a side.
+    ``--read train`` reads the 'train' side's photos that did not teach instead: a larger
+    set (about 200 distinct epanemu scenes against 28 on 'val') for trying a matcher
+    setting without looking at the held-out photos; the embedding saw those dice unlabelled.
 (b) synthetic: taught from rendered face crops, reading rendered scenes whose poses and
     lighting were not used for teaching.
 """
@@ -48,9 +52,16 @@ def load_labels(folder: Path, stem: str, width: int, height: int) -> list[tuple[
     return out
 
 
-def split_photos(folder: Path, shots: int, seed: int):
+READ_SIDES = ("held-out", "train")
+
+
+def split_photos(folder: Path, shots: int, seed: int, read: str = "held-out"):
     """Teaching crops (shots per face, from as few 'train'-side photos as it takes, in an
-    order shuffled by ``seed``) and the photos to read (the 'val' and 'test' sides)."""
+    order shuffled by ``seed``), how many photos taught, and the photos to read: the 'val'
+    and 'test' sides (``read="held-out"``) or the 'train' side's photos that did not teach
+    (``read="train"``, other copies of a teaching photo left out too)."""
+    if read not in READ_SIDES:
+        raise ValueError(f"read={read!r}: expected one of {', '.join(READ_SIDES)}")
     from vision.training.split import side_of
     stems = sorted(p.stem for p in (folder / "images").glob("*.jpg"))
     groups = defaultdict(list)
@@ -72,7 +83,11 @@ def split_photos(folder: Path, shots: int, seed: int):
                 used = True
         if used:
             teach_groups.add(group)
-    tests = [s for g in sorted(groups) if side_of(g) != "train" for s in groups[g]]
+    if read == "train":
+        tests = [s for g in sorted(groups) if side_of(g) == "train" and g not in teach_groups
+                 for s in groups[g]]
+    else:
+        tests = [s for g in sorted(groups) if side_of(g) != "train" for s in groups[g]]
     return examples, len(teach_groups), tests
 
 
@@ -119,13 +134,13 @@ def detector_accuracy(folder: Path, model, tests, finder):
     return tally
 
 
-def real_figures(data: Path, shots: int, seeds: int, use_finder: bool) -> None:
+def real_figures(data: Path, shots: int, seeds: int, use_finder: bool, read: str = "held-out") -> None:
     finder = finder_or_none() if use_finder else None
     for folder in sorted(p for p in data.iterdir() if (p / "images").is_dir()):
         accs, per_die = [], []
         for seed in range(seeds):
             t0 = time.perf_counter()
-            examples, n_teach, tests = split_photos(folder, shots, seed)
+            examples, n_teach, tests = split_photos(folder, shots, seed, read)
             short = {f: len(v) for f, v in examples.items() if len(v) < shots}
             if short:
                 print(f"  {folder.name} seed {seed}: not enough examples {short}")
@@ -135,7 +150,8 @@ def real_figures(data: Path, shots: int, seeds: int, use_finder: bool) -> None:
             res = crop_accuracy(folder, model, tests)
             accs.append(res["acc"])
             print(f"real {folder.name} seed {seed} [{model.kind}]: taught from {n_teach} photos "
-                  f"({shots}/face, {t_teach:.1f}s); ground-truth boxes: {res['dice']} dice, "
+                  f"({shots}/face, {t_teach:.1f}s), reading {len(tests)} {read} photos; "
+                  f"ground-truth boxes: {res['dice']} dice, "
                   f"accuracy {res['acc']:.1%}; conf>=0.9 on {res['confident']:.1%} "
                   f"with {res['confident_err']:.1%} wrong; confusions {res['top_confusions']}",
                   flush=True)
@@ -214,6 +230,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-finder", action="store_true", help="ground-truth boxes only")
     parser.add_argument("--real-only", action="store_true")
     parser.add_argument("--synth-only", action="store_true")
+    parser.add_argument("--read", choices=READ_SIDES, default="held-out",
+                        help="real photos to read: the 'val' and 'test' sides, or the 'train' "
+                             "side's photos that did not teach (for trying settings)")
     parser.add_argument("--kind", choices=sorted(taught.KINDS), help="features to teach with (default: the installed)")
     parser.add_argument("--embedding", type=Path, help="read with this embedding model (.onnx) instead of the installed")
     args = parser.parse_args(argv)
@@ -224,7 +243,7 @@ def main(argv=None) -> int:
     print(f"== few-shot taught dice ({args.shots} examples per face)")
     if not args.synth_only:
         if args.data.is_dir():
-            real_figures(args.data, args.shots, args.seeds, not args.no_finder)
+            real_figures(args.data, args.shots, args.seeds, not args.no_finder, args.read)
         else:
             print(f"real: skipped, no photos at {args.data}")
     if not args.real_only:

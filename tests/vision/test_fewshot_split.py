@@ -1,0 +1,46 @@
+"""Which photos the few-shot benchmark teaches from and which it reads."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.bench.fewshot import split_photos
+from vision.training.split import side_of
+
+
+def _photo(folder, stem):
+    cv2.imwrite(str(folder / "images" / f"{stem}.jpg"), np.full((60, 360, 3), 180, np.uint8))
+    # one die of each face in a row, 60 px apart
+    lines = [f"{face} {(30 + 60 * face) / 360:.4f} 0.5 0.1 0.3" for face in range(6)]
+    (folder / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    names = [f"dice_{n}" for n in range(200)]
+    by_side = {side: [n for n in names if side_of(f"{n}_jpg.rf.a1") == side] for side in ("train", "val", "test")}
+    for name in by_side["train"][:5] + by_side["val"][:2] + by_side["test"][:2]:
+        for copy in ("a1", "b2"):  # two augmented copies of each photo, as Roboflow names them
+            _photo(tmp_path, f"{name}_jpg.rf.{copy}")
+    return tmp_path
+
+
+def test_held_out_reading_reads_only_the_val_and_test_sides(folder):
+    examples, photos_used, tests = split_photos(folder, shots=2, seed=0)
+    assert photos_used == 2 and all(len(v) == 2 for v in examples.values())
+    assert len(tests) == 8 and {side_of(s) for s in tests} == {"val", "test"}
+
+
+def test_train_reading_leaves_out_every_copy_of_a_teaching_photo(folder):
+    _, photos_used, tests = split_photos(folder, shots=2, seed=0, read="train")
+    held_out = {s for s in split_photos(folder, shots=2, seed=0)[2]}
+    assert {side_of(s) for s in tests} == {"train"} and not held_out & set(tests)
+    assert len(tests) == 2 * (5 - photos_used) == 6   # 3 train photos x 2 copies did not teach
+
+
+def test_an_unknown_reading_side_is_refused(folder):
+    with pytest.raises(ValueError, match="held-out, train"):
+        split_photos(folder, shots=2, seed=0, read="everything")
