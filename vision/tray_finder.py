@@ -489,13 +489,15 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
 def with_finder(reader, finder: TrayFinder):
     """``reader`` finding its dice with ``finder``.
 
-    A taught reader (``find_dice``) gets the finder's boxes; the pip reader (which finds dice
+    A taught reader (``find_dice``) gets the finder's boxes, its crops centred on them (the
+    camera looks down at the mat: no slanted views, see ``taught.face_crop``); the pip reader (which finds dice
     with its own network, ``find``) is copied with ``find`` replaced, so its face network reads
     the tray finder's dice; its "no die" class still drops anything that is not a die. Other
     readers are returned unchanged."""
     import copy
     if hasattr(reader, "find_dice"):
         reader.find_dice = finder
+        reader.top_face_shift = 0.0
         return reader
     if callable(getattr(reader, "find", None)) and callable(getattr(reader, "logits", None)):
         from vision.pips import Find

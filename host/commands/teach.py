@@ -196,7 +196,7 @@ def die_crop_from_photo(photo: Path, finder=None):
                              f"or crop the photo to the die")
         boxes = [box]
     x, y, bw, bh = boxes[0]
-    return taught.crop_die(image, x, y, bw, bh, pad=taught.CROP_PAD)
+    return taught.face_crop(image, x, y, bw, bh)
 
 
 def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
@@ -346,7 +346,8 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, inter
                 say(f"  I see {len(boxes)} dice; leave exactly one die in the tray")
                 continue
             x, y, w, h = boxes[0]
-            crops.append(taught.crop_die(frame, x, y, w, h, pad=taught.CROP_PAD))
+            # the camera over the tray: a box's extra height is shadow, not a slanted view
+            crops.append(taught.face_crop(frame, x, y, w, h, shift=0.0))
             say(f"  {face}: picture {len(crops)} of {shots}")
             if len(crops) >= shots or (session.synthetic and n_seen >= shots):
                 break

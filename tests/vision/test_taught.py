@@ -176,6 +176,24 @@ def test_crop_die_pads_at_the_frame_edge():
         taught.crop_die(frame, 500, 500, 20, 20)
 
 
+def test_a_die_seen_at_a_slant_is_cropped_at_its_top_face():
+    """An upright camera sees a die's top face above its front: a box taller than wide is
+    read from its upper part; a square box (straight down) from its centre."""
+    assert taught.face_box(50, 50, 20, 20) == (50, 50, 20, 20)
+    assert taught.face_box(50, 50, 30, 20) == (50, 50, 30, 20)      # wider: left as it is
+    x, y, w, h = taught.face_box(50, 50, 20, 30)
+    extra = taught.TOP_FACE_SHIFT * 10
+    assert (x, w) == (50, 20) and y == pytest.approx(50 - extra / 2) and h == pytest.approx(30 - extra)
+    assert y - h / 2 == pytest.approx(50 - 15)                      # the box's top edge is kept
+    # a die drawn as a white top face over a grey front: the crop holds mostly top face
+    frame = np.zeros((100, 100, 3), np.uint8)
+    frame[35:55, 40:60] = 255          # top face, 20 x 20
+    frame[55:65, 40:60] = 120          # front face below it
+    crop = taught.face_crop(frame, 50, 50, 20, 30)
+    core = crop[crop.shape[0] // 4: -crop.shape[0] // 4, crop.shape[1] // 4: -crop.shape[1] // 4]
+    assert (core == 255).all()
+
+
 def test_locate_single_die_in_a_photo():
     image, truth = render_scene(["BELL"], SET, seed=3)
     box = taught.locate_single_die(image)

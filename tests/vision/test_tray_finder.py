@@ -156,6 +156,15 @@ def test_a_taught_reader_reads_the_dice_the_tray_finder_finds(tmp_path):
     assert len(roll.dice) == 7 and matched([(d.x, d.y, d.w, d.h) for d in roll.dice], truth.dice) == 7
 
 
+def test_on_the_tray_a_taught_reader_crops_each_box_at_its_centre(tmp_path):
+    """The camera looks down at the mat: a box's extra height is the die's shadow, not a
+    slanted view, so the crop is not moved to the box's upper part as it is in photos."""
+    from vision.dicesets import load_reader
+    reader = load_reader(DICE_SET, tmp_path)
+    assert reader.top_face_shift is None                 # photos: taught.TOP_FACE_SHIFT
+    assert with_finder(reader, finder_for(1)).top_face_shift == 0.0
+
+
 def test_the_pip_reader_can_use_the_tray_finder():
     from vision.reader import reader_for
     image, truth = synth.render_scene(["2", "5", "6"], "d6-pips", seed=6, size=SIZE, background="mat")

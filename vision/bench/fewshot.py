@@ -79,7 +79,7 @@ def split_photos(folder: Path, shots: int, seed: int, read: str = "held-out"):
         used = False
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
             if len(examples[face]) < shots:
-                examples[face].append(taught.crop_die(image, x, y, w, h, pad=taught.CROP_PAD))
+                examples[face].append(taught.face_crop(image, x, y, w, h))
                 used = True
         if used:
             teach_groups.add(group)
@@ -97,7 +97,7 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
     for stem in tests:
         image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
-            got, conf = model.classify(taught.crop_die(image, x, y, w, h, pad=taught.CROP_PAD))
+            got, conf = model.classify(taught.face_crop(image, x, y, w, h))
             n += 1
             correct += got == face
             if conf >= threshold:
@@ -205,8 +205,7 @@ def synthetic_figures(shots: int, seeds: int, scenes: int, use_finder: bool) -> 
                 image, truth = synth.render_scene(roll_faces, dice_set, seed=50_000 + 1000 * seed + k,
                                                   style=style, background=("mat", "tray")[k % 2])
                 for die in truth.dice:
-                    got, conf = model.classify(taught.crop_die(image, die.x, die.y, die.w, die.h,
-                                                               pad=taught.CROP_PAD))
+                    got, conf = model.classify(taught.face_crop(image, die.x, die.y, die.w, die.h))
                     total += 1
                     right += got == die.face
                     sure += conf >= 0.9
