@@ -5,7 +5,8 @@ crops, normalised and turned through many angles, and reading is nearest-templat
 
 Normalising a crop (``face_pattern``):
 
-* square crop around the die, resized to ``SIDE`` pixels;
+* square crop around the die's top face (``face_crop``: a slanted view's box holds the top
+  face in its upper part), resized to ``SIDE`` pixels;
 * colour to one channel along the crop's main colour axis, so a red symbol on a green die
   is as visible as black on white;
 * band-pass (small blur minus large blur): removes lighting gradients and exposure;
@@ -16,7 +17,7 @@ Normalising a crop (``face_pattern``):
 Teaching (``teach``) stores each example at ``ANGLES`` rotations and a few scales, so
 reading is rotation-invariant. Reading (``FaceModel.classify``) tries the crop at small
 ``SHIFTS`` (a die finder's box is never exactly centred on the top face) and takes, per
-face, the best cosine similarity over that face's templates. Its confidence combines the margin between
+face, its best examples' cosine similarities (``NEIGHBOURS``) over their templates. Its confidence combines the margin between
 the best and second face with how well the best face fits at all, both scaled by what the
 teaching examples themselves score against each other (leave-one-out), so an unknown
 symbol, a tilted die or a blur reads low.
