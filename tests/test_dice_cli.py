@@ -120,7 +120,7 @@ def test_missing_model_is_rebuilt_from_examples(sky, dicewatch_home):
     assert (dicewatch_home / "dice" / "sky" / "model.npz").is_file()
 
 
-def test_built_in_sets_vote_with_the_single_best_example_taught_ones_with_two(sky, dicewatch_home):
+def test_built_in_sets_vote_with_the_single_best_example_taught_ones_with_their_kinds_vote(sky, dicewatch_home):
     """The built-in stand-ins are taught from many random die looks, where only the example
     of the look being read matches well; a user's set is one look."""
     from vision import taught

@@ -182,13 +182,10 @@ def _band(crop: np.ndarray, work: int) -> np.ndarray:
     return -band if skew < 0 else band
 
 
-_INNER_CACHE: dict[int, np.ndarray] = {}
-
-
+@lru_cache(maxsize=16)
 def _inner_mask(work: int) -> np.ndarray:
-    if work not in _INNER_CACHE:
-        _INNER_CACHE[work] = _centre_distance(work, work) <= MASK_RADIUS * work
-    return _INNER_CACHE[work]
+    """The top-face disc of a work x work map (cached like ``_centre_distance``)."""
+    return _centre_distance(work, work) <= MASK_RADIUS * work
 
 
 def _finish(band: np.ndarray) -> np.ndarray:
