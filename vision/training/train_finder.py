@@ -5,8 +5,9 @@
 Trains on the 'train' side of the shared real photos (vision.training.split) and rendered
 scenes (vision.training.scenes), on patches cut at random scales around the reader's own
 scale (a frame's longer side shrunk to ``--size``); picks the checkpoint that finds the most
-val dice with few false finds (F1 at the heatmap level 0.3, matched as the scorer does) and
-exports it with a fixed 1x3xSxS input (S = ``--size``, recorded as ``find_size`` in
+val dice with few false finds (F1 at the heatmap level 0.3, matched as the scorer does), or
+with ``--block-val N`` the best mean of that F1 and the F1 on N rendered packed-block scenes
+(the val photos hold no packed block), and exports it with a fixed 1x3xSxS input (S = ``--size``, recorded as ``find_size`` in
 pip_reader.json by the calibration).
 """
 from __future__ import annotations
@@ -138,6 +139,23 @@ def detection_f1(net, val, find_size, threshold=0.3) -> tuple[float, str]:
     return f1, f"val recall {recall:.4f} precision {precision:.4f} f1 {f1:.4f}"
 
 
+def block_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
+    """Rendered packed-block scene number ``n`` for checkpoint picking (seeds 8,000,000 + n:
+    never a training scene, nor the 7,000,000 + n scenes the README's block figure uses)."""
+    from vision.training.scenes import training_scene
+    image, dice = training_scene(8_000_000 + n, block_share=1.0, upright=True)
+    return image, [{"x": float(x), "y": float(y), "w": float(w), "h": float(h)} for _, x, y, w, h in dice]
+
+
+def checkpoint_score(net, val, blocks, find_size) -> tuple[float, str]:
+    """The val photos' F1, or with rendered ``blocks`` the mean of theirs and that F1."""
+    f1, text = detection_f1(net, val, find_size)
+    if not blocks:
+        return f1, text
+    block_f1, block_text = detection_f1(net, blocks, find_size)
+    return (f1 + block_f1) / 2, f"{text}; blocks {block_text.removeprefix('val ')}"
+
+
 def export(net, out, weights=True, find_size=FIND_SIZE):
     """Write the ONNX file (fixed 1x3xSxS input) and the torch weights beside it."""
     net.eval()
@@ -168,6 +186,9 @@ def main(argv=None):
                     help="share of rendered scenes whose dice carry random symbols, not pips")
     ap.add_argument("--block-share", type=float, default=0.0,
                     help="share of rendered scenes whose dice are packed in a block (rows of touching dice)")
+    ap.add_argument("--block-val", type=int, default=0,
+                    help="also score checkpoints on this many rendered packed-block scenes (not trained on): "
+                         "the kept checkpoint has the best mean of the val photos' F1 and theirs")
     ap.add_argument("--tray-share", type=float, default=0.3, help="share of patches cut from the tray photos")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
@@ -188,6 +209,7 @@ def main(argv=None):
     for p in photos(side="val"):
         image = cv2.imread(str(p.image))
         val.append((image, labels_in_pixels(p.dice, image.shape[1], image.shape[0])))
+    blocks = [block_val_scene(n) for n in range(args.block_val)]
     print(f"train: tray {len(tray)}, mixed {len(mixed)}, scenes {len(scenes)}; val photos {len(val)}; "
           f"input {args.size}, {args.arch}", flush=True)
     net = make_net(args.arch)
@@ -203,7 +225,8 @@ def main(argv=None):
         return f"loss {loss.item():.3f} (heat {hl:.3f} reg {rl:.3f})"
 
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
-                     validate=lambda: detection_f1(net, val, args.size), higher_is_better=True, every=250)
+                     validate=lambda: checkpoint_score(net, val, blocks, args.size), higher_is_better=True,
+                     every=250)
     export(net, args.out, find_size=args.size)
     print(f"wrote {args.out} (val F1 {best:.4f})", flush=True)
 
