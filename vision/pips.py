@@ -161,6 +161,8 @@ class PipReader:
         self.find_size = int(settings.get("find_size", FIND_SIZE))
         knots = settings.get("confidence_knots")
         self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
+        # finder box -> whole-die box (fitted on rendered dice; for taught sets, see dicesets)
+        self.box_scale = tuple(float(v) for v in settings.get("box_scale", (1.0, 1.0)))
         trust = settings.get("trust")
         self.trust = (np.array(trust["weights"], float), float(trust["bias"])) if trust else None
 

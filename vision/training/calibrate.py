@@ -17,7 +17,11 @@ of the split, matches finds to labels the way the scorer does, then picks:
   ``q`` (at least ``--min-sure`` reads) that was right at least ``--target`` of the time on
   val (selective reading: the device asks about everything below 0.9), and (b) below that
   slice the confidence is the share right seen at that ``q`` on val (isotonic fit, pulled
-  towards 0.5 for small counts), capped just under 0.9.
+  towards 0.5 for small counts), capped just under 0.9;
+* ``box_scale``: how much wider and taller a die's whole silhouette is than the finder's box
+  (medians over rendered scenes of made-up-symbol dice, ``fit_box_scale``). The pip reader
+  itself does not use it (its crops were fitted to the finder's boxes above); taught dice
+  read through this finder do, since their teaching crops were cut around whole dice.
 """
 from __future__ import annotations
 
@@ -123,6 +127,8 @@ def main(argv=None):
     conf = np.interp(q, *zip(*knots))
     sure = conf >= 0.9
     rate = float(np.mean(right[sure])) if sure.any() else 1.0
+    reader.find_threshold = best_thr  # boxes as read
+    settings["box_scale"] = fit_box_scale(reader)
     settings.update({"temperature": round(t, 4), "find_threshold": round(best_thr, 3), "min_die_prob": best_die,
                      "trust": {"weights": [round(float(v), 5) for v in w], "bias": round(float(b), 5)},
                      "confidence_knots": [[round(a, 5), round(c, 5)] for a, c in knots]})
@@ -130,6 +136,28 @@ def main(argv=None):
     print(f"temperature {t:.3f}, find_threshold {best_thr:.2f}, min_die_prob {best_die}; on val: "
           f"{sure.sum()} of {len(q)} reads >= 0.9, right {rate:.4f}; found-and-right {right.sum()}"
           f" of {sum(1 for r in collect_counts(reader))} labelled", flush=True)
+
+
+BOX_SCENES = 80  # rendered scenes for fit_box_scale
+BOX_FIRST_SEED = 7_000_000  # as vision.bench.rendered: scenes no finder was trained on
+
+
+def fit_box_scale(reader: pips.PipReader, scenes: int = BOX_SCENES) -> list[float]:
+    """[width, height] factors from the finder's boxes to the dice's silhouette boxes: the
+    median label / find ratio over rendered scenes of made-up-symbol dice (upright camera),
+    finds matched to labels as the scorer does."""
+    from vision.training.scenes import training_scene
+    widths, heights = [], []
+    for n in range(scenes):
+        image, dice = training_scene(BOX_FIRST_SEED + n, symbol_share=1.0, upright=True)
+        labels = [{"x": float(x), "y": float(y), "w": float(w), "h": float(h)} for _, x, y, w, h in dice]
+        finds = reader.find(image)
+        for i, j in pair_up([{"x": f.x, "y": f.y} for f in finds], labels).items():
+            widths.append(labels[j]["w"] / finds[i].w)
+            heights.append(labels[j]["h"] / finds[i].h)
+    if not widths:
+        return [1.0, 1.0]
+    return [round(float(np.median(widths)), 3), round(float(np.median(heights)), 3)]
 
 
 FALLBACK_THRESHOLDS = (0.3, 0.5)  # (find_threshold, min_die_prob) when no pair qualifies
