@@ -7,8 +7,8 @@ scenes (vision.training.scenes), on patches cut at random scales around the read
 scale (a frame's longer side shrunk to ``--size``); picks the checkpoint that finds the most
 val dice with few false finds (F1 at the heatmap level 0.3, matched as the scorer does), or
 with ``--block-val N`` the best mean of that F1 and the F1 on N rendered packed-block scenes
-(the val photos hold no packed block), and exports it with a fixed 1x3xSxS input (S = ``--size``, recorded as ``find_size`` in
-pip_reader.json by the calibration).
+(the val photos hold no packed block), and exports it with a fixed 1x3xSxS input (S =
+``--size``, recorded as ``find_size`` in pip_reader.json by the calibration).
 """
 from __future__ import annotations
 
