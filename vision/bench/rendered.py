@@ -16,16 +16,9 @@ import cv2
 
 from vision.bench.scoring import Tally
 from vision.pips import MODELS, PipReader
-from vision.training.scenes import training_scene
+from vision.training.scenes import MEASURE_SEED as FIRST_SEED, scene_labels, training_scene
 
-FIRST_SEED = 7_000_000
 KINDS = {"packed blocks": 1.0, "loose dice": 0.0}
-
-
-def scene_labels(dice) -> list[dict]:
-    """training_scene's dice array as scorer labels."""
-    return [{"face": str(int(f)), "x": float(x), "y": float(y), "w": float(w), "h": float(h)}
-            for f, x, y, w, h in dice]
 
 
 def tally_scenes(reader, scenes: int, block_share: float) -> Tally:

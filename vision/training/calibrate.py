@@ -138,19 +138,18 @@ def main(argv=None):
           f" of {sum(1 for r in collect_counts(reader))} labelled", flush=True)
 
 
-BOX_SCENES = 80  # rendered scenes for fit_box_scale
-BOX_FIRST_SEED = 7_000_000  # as vision.bench.rendered: scenes no finder was trained on
+BOX_SCENES = 80  # rendered scenes for fit_box_scale (from scenes.MEASURE_SEED: none trained on)
 
 
 def fit_box_scale(reader: pips.PipReader, scenes: int = BOX_SCENES) -> list[float]:
     """[width, height] factors from the finder's boxes to the dice's silhouette boxes: the
     median label / find ratio over rendered scenes of made-up-symbol dice (upright camera),
     finds matched to labels as the scorer does."""
-    from vision.training.scenes import training_scene
+    from vision.training.scenes import MEASURE_SEED, scene_labels, training_scene
     widths, heights = [], []
     for n in range(scenes):
-        image, dice = training_scene(BOX_FIRST_SEED + n, symbol_share=1.0, upright=True)
-        labels = [{"x": float(x), "y": float(y), "w": float(w), "h": float(h)} for _, x, y, w, h in dice]
+        image, dice = training_scene(MEASURE_SEED + n, symbol_share=1.0, upright=True)
+        labels = scene_labels(dice)
         finds = reader.find(image)
         for i, j in pair_up([{"x": f.x, "y": f.y} for f in finds], labels).items():
             widths.append(labels[j]["w"] / finds[i].w)

@@ -15,6 +15,18 @@ import numpy as np
 
 from vision.synth import BODY_COLOURS, DIE_MM, DiePose, DieStyle, Lighting, Table, random_lighting
 
+# Seeds no training run renders (runs use seed * 100,000 + n): scenes for measuring a
+# finder (vision.bench.rendered, the box-scale fit) and for picking its checkpoints.
+MEASURE_SEED = 7_000_000
+PICK_SEED = 8_000_000
+
+
+def scene_labels(dice: np.ndarray) -> list[dict]:
+    """A scene's dice array ([face, cx, cy, w, h] rows) as scorer labels (vision.bench.scoring)."""
+    return [{"face": str(int(f)), "x": float(x), "y": float(y), "w": float(w), "h": float(h)}
+            for f, x, y, w, h in dice]
+
+
 # Dark see-through plastic and the pip colours such dice come with (BGR).
 SMOKY_BODIES = [(45, 40, 48), (60, 50, 45), (40, 45, 60), (70, 60, 70), (35, 35, 35)]
 SMOKY_INKS = [(50, 50, 210), (230, 230, 230), (40, 200, 230), (60, 150, 60)]

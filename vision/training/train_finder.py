@@ -140,11 +140,11 @@ def detection_f1(net, val, find_size, threshold=0.3) -> tuple[float, str]:
 
 
 def block_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
-    """Rendered packed-block scene number ``n`` for checkpoint picking (seeds 8,000,000 + n:
-    never a training scene, nor the 7,000,000 + n scenes the README's block figure uses)."""
-    from vision.training.scenes import training_scene
-    image, dice = training_scene(8_000_000 + n, block_share=1.0, upright=True)
-    return image, [{"x": float(x), "y": float(y), "w": float(w), "h": float(h)} for _, x, y, w, h in dice]
+    """Rendered packed-block scene number ``n`` for checkpoint picking (scenes.PICK_SEED + n:
+    never a training scene, nor one of the MEASURE_SEED scenes the README's block figure uses)."""
+    from vision.training.scenes import PICK_SEED, scene_labels, training_scene
+    image, dice = training_scene(PICK_SEED + n, block_share=1.0, upright=True)
+    return image, scene_labels(dice)
 
 
 def checkpoint_score(net, val, blocks, find_size) -> tuple[float, str]:
