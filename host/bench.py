@@ -84,14 +84,16 @@ def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
     from host.presenters import DevicePresenter, Presenter
     from host.session_store import SessionStore
     from rules import get_game
-    from vision.dicesets import load_reader
+    from host.loop import dice_reader
     from vision.roll import Die, Roll
     from vision.settle import SettleGate
 
     timings: dict[str, list[float]] = {stage: [] for stage in STAGES}
     factory = MockFactory(pin_class=MockPWMPin)
     with tempfile.TemporaryDirectory() as home:
-        reader = load_reader("jingle-bell-roll", home)
+        calibration = empty_tray_calibration()
+        # as the device reads: the dice found by the calibrated tray's finder (host.loop)
+        reader = dice_reader("jingle-bell-roll", home, calibration)
         store = SessionStore(Path(home) / "sessions.db")
         table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben", "Cy"]})
         devices = TableDevices(pins_for(), on_command=lambda command: None, pin_factory=factory)
@@ -125,7 +127,7 @@ def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
 
         stamps = {"read": 0.0, "eink": 0.0, "leds": 0.0}
         # window 0: the second identical frame is the settled one; motion 0: any change is motion
-        watcher = FrameWatcher(timed_reader, SettleGate(window=0.0, motion=0.0), calibration=empty_tray_calibration())
+        watcher = FrameWatcher(timed_reader, SettleGate(window=0.0, motion=0.0), calibration=calibration)
         stamps = {"read": 0.0, "eink": 0.0, "leds": 0.0}
         found: list[bool] = []
         counted: list[bool] = []
