@@ -1,6 +1,7 @@
 """Taught dice: teach from rendered face crops, read rendered scenes; the classifier's promises."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -289,3 +290,48 @@ def test_a_swirled_die_reads_its_symbol_along_the_second_colour_axis(kind, monke
         main_only = sum(got == want for (got, _), want in zip(model.classify_many(crops), truth))
         monkeypatch.undo()
         assert both >= 0.8 * len(crops) and both >= main_only + 5, (swirl, both, main_only)
+
+
+def _turned_die(table, body=(40, 40, 40), ink=(40, 40, 200), side=64, pips=((0.35, 0.35), (0.5, 0.5), (0.65, 0.65))):
+    """A square die turned 45 degrees, filling the crop as a die finder's box does, on a
+    ``table`` (a colour, or an image of the crop's size)."""
+    crop = np.empty((side, side, 3), np.uint8)
+    crop[:] = table
+    c, reach = (side - 1) / 2, side / 1.1 / 2  # the box (crop / CROP_PAD) spans the die's diagonal
+    corners = np.array([[c, c - reach], [c + reach, c], [c, c + reach], [c - reach, c]], np.int32)
+    cv2.fillConvexPoly(crop, corners, body)
+    for fx, fy in pips:
+        cv2.circle(crop, (int(fx * side), int(fy * side)), side // 14, ink, -1)
+    return crop
+
+
+def test_the_table_between_a_turned_die_and_the_crop_circle_is_left_out():
+    """A dark die turned 45 degrees leaves table inside the crop's circle: it is found by
+    colour and left out, so the die reads alike on a light grey and a light blue table; the
+    pips (not joined to the border) stay."""
+    grey, blue = _turned_die((200, 200, 200)), _turned_die((235, 190, 150))
+    mask = taught.table_around_die(grey)
+    assert mask[0, 0] and mask[32, 2] and not mask[32, 32]
+    assert not mask[int(0.35 * 64), int(0.35 * 64)]  # a pip
+    for extract in (taught.face_pattern, taught.symbol_map):
+        a, b = (extract(c).ravel() for c in (grey, blue))
+        assert float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)) > 0.999
+
+
+def test_a_busy_background_is_not_taken_for_table():
+    rng = np.random.default_rng(5)
+    busy = rng.integers(0, 256, (64, 64, 3), dtype=np.uint8)
+    crop = _turned_die(busy)
+    assert not taught.table_around_die(crop).any()
+    assert not taught.table_around_die(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)).any()
+
+
+def test_tightening_keeps_a_dark_die_on_a_dark_table_whole():
+    """A black die with a bright yellow symbol on a dark green table: the die, not the
+    symbol alone, is what the tightened crop is cut around."""
+    photo = np.empty((96, 96, 3), np.uint8)
+    photo[:] = (40, 75, 40)
+    cv2.rectangle(photo, (23, 23), (72, 72), (28, 28, 28), -1)   # the die, 50 px
+    cv2.circle(photo, (48, 48), 9, (30, 210, 240), -1)             # its symbol, 19 px
+    tight = taught.tighten_crop(photo)
+    assert 50 <= tight.shape[0] <= 60
