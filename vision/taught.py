@@ -10,11 +10,11 @@ Normalising a crop (``face_pattern``):
 * colour to one channel along the crop's main colour axis, so a red symbol on a green die
   is as visible as black on white (an unsure read is tried along the second axis too: see
   SECOND_AXIS_MARGIN);
+* the table around the die (the crop's corners, and table pixels joined to the border:
+  ``table_around_die``) set to the top face's colour, so a die's outline is not a symbol;
 * band-pass (small blur minus large blur): removes lighting gradients and exposure;
 * polarity: the symbol is the minority of the face, so the sign is chosen to make it
   bright whatever the die and ink colours;
-* the table around the die (the crop's corners, and table pixels joined to the border:
-  ``table_around_die``) set to the top face's colour, so a die's outline is not a symbol;
 * a disc mask (corners hold table, shadow and the die's sides), zero mean, unit norm.
 
 Teaching (``teach``) stores each example at ``ANGLES`` rotations and a few scales, so
@@ -766,7 +766,7 @@ def locate_single_die(image: np.ndarray, min_fraction: float = 0.001) -> Box | N
 
 # Of a loose crop's largest colour difference from its border: what counts as the die when a
 # crop is tightened. 0.35 before 2026-12-02: on rendered black dice with yellow icons on dark
-# tables, 48 of 576 teaching crops were cut to the icon alone (the built-in christmas-romance
+# tables, 48 of 576 teaching crops came out under 35 px, the icon alone (the built-in christmas-romance
 # stand-ins read 91.4 % at the camera with the table left out of the maps, 94.5 % with 0.15).
 TIGHTEN_SHARE = 0.15
 
