@@ -335,3 +335,41 @@ def test_tightening_keeps_a_dark_die_on_a_dark_table_whole():
     cv2.circle(photo, (48, 48), 9, (30, 210, 240), -1)             # its symbol, 19 px
     tight = taught.tighten_crop(photo)
     assert 50 <= tight.shape[0] <= 60
+
+
+def _two_face_fused_model(pattern_faces, embedding_faces):
+    """A hand-made fused model of two faces, one example each: face k's template is
+    ``pattern_faces[k]`` in the pattern part and ``embedding_faces[k]`` in the embedding part."""
+    dim = taught.PATTERN_LENGTH + 64
+    templates = np.zeros((2, dim), np.float32)
+    for k in range(2):
+        templates[k, pattern_faces[k]] = 1.0
+        templates[k, taught.PATTERN_LENGTH + embedding_faces[k]] = 1.0
+    return taught.FaceModel(faces=("A", "B"), templates=templates, labels=np.array([0, 1]),
+                            margin_scale=0.1, fit_floor=0.0, fit_scale=0.05, kind="fused",
+                            owners=np.array([0, 1]), neighbours=taught.SINGLE_BEST)
+
+
+def test_a_read_the_two_matchers_part_on_is_not_reported_sure():
+    """The patterns say A, the embedding says B: whichever the fused score picks, the
+    matchers disagree; where both say A, they agree."""
+    model = _two_face_fused_model(pattern_faces=(0, 1), embedding_faces=(0, 1))
+    split = np.zeros((1, taught.PATTERN_LENGTH + 64), np.float32)
+    split[0, 0] = 1.0                            # patterns: like A
+    split[0, taught.PATTERN_LENGTH + 1] = 0.6    # embedding: like B, less strongly
+    assert not model.matchers_agree(split, 0)
+    both = np.zeros_like(split)
+    both[0, 0] = 1.0
+    both[0, taught.PATTERN_LENGTH] = 1.0
+    assert model.matchers_agree(both, 0)
+    assert not model.matchers_agree(both, 1)
+
+
+def test_disagreeing_matchers_cap_the_confidence(examples, monkeypatch):
+    if not taught.EMBEDDING_MODEL.is_file():
+        pytest.skip("the taught-dice embedding model is not installed")
+    model = taught.teach(examples, kind="fused")
+    crops = [examples[face][0] for face in FACES]
+    assert max(conf for _, conf in model.classify_many(crops)) > taught.DISAGREE_CAP
+    monkeypatch.setattr(taught.FaceModel, "matchers_agree", lambda self, query, face: False)
+    assert max(conf for _, conf in model.classify_many(crops)) <= taught.DISAGREE_CAP
