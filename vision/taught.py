@@ -211,16 +211,13 @@ def table_around_die(crop: np.ndarray, near: float = TABLE_NEAR, plain: float = 
     return np.isin(parts, on_border)
 
 
-def _without_table(gray: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+def _without_table(gray: np.ndarray, table: np.ndarray) -> np.ndarray:
     """The channel with everything beyond TABLE_RADIUS, and the ``table`` mask's pixels, set
     to the top face's median."""
     h, w = gray.shape[:2]
     r = _centre_distance(h, w) / min(h, w)
     out = gray.copy()
-    away = r > TABLE_RADIUS
-    if table is not None:
-        away = away | table
-    out[away] = np.median(gray[r <= MASK_RADIUS])
+    out[(r > TABLE_RADIUS) | table] = np.median(gray[r <= MASK_RADIUS])
     return out
 
 
@@ -493,11 +490,13 @@ class FaceModel:
         """The weights of each face's best examples' matches used for this model."""
         return _vote(self.neighbours, self.kind)
 
-    def face_scores(self, patterns: np.ndarray) -> np.ndarray:
+    def face_scores(self, patterns: np.ndarray, part: slice = slice(None)) -> np.ndarray:
         """Per face, its best-matching teaching examples' similarities weighted by ``vote()``,
         each example matching at its best turn and scale (cosine similarity, over one or more
-        patterns of the same crop)."""
-        sims = (patterns.reshape(-1, self.templates.shape[1]) @ self.templates.T).max(axis=0)
+        patterns of the same crop). ``part``: only these feature columns (one matcher of a
+        fused model)."""
+        patterns = patterns.reshape(-1, self.templates.shape[1])[:, part]
+        sims = (patterns @ self.templates[:, part].T).max(axis=0)
         return face_scores(sims, self.labels, self.example_owners(), len(self.faces), self.vote())
 
     def example_owners(self) -> np.ndarray:
@@ -561,13 +560,8 @@ class FaceModel:
         kinds). Where they part, the fused read is a close call whatever its margin."""
         if self.kind != "fused":
             return True
-        query = query.reshape(-1, self.templates.shape[1])
-        owners = self.example_owners()
-        for part in (slice(None, PATTERN_LENGTH), slice(PATTERN_LENGTH, None)):
-            sims = (query[:, part] @ self.templates[:, part].T).max(axis=0)
-            if int(np.argmax(face_scores(sims, self.labels, owners, len(self.faces), self.vote()))) != face:
-                return False
-        return True
+        return all(int(np.argmax(self.face_scores(query, part))) == face
+                   for part in (slice(None, PATTERN_LENGTH), slice(PATTERN_LENGTH, None)))
 
     # ---- persistence (numpy .npz; the face names live with it so the file stands alone)
     def save(self, path) -> None:
