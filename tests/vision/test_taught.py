@@ -398,5 +398,5 @@ def test_disagreeing_matchers_cap_the_confidence(examples, monkeypatch):
     model = taught.teach(examples, kind="fused")
     crops = [examples[face][0] for face in FACES]
     assert max(conf for _, conf in model.classify_many(crops)) > taught.DISAGREE_CAP
-    monkeypatch.setattr(taught.FaceModel, "matchers_agree", lambda self, query, face: False)
+    monkeypatch.setattr(taught.FaceModel, "agree", staticmethod(lambda matcher_scores, face: False))
     assert max(conf for _, conf in model.classify_many(crops)) <= taught.DISAGREE_CAP
