@@ -505,13 +505,12 @@ class FaceModel:
         """The weights of each face's best examples' matches used for this model."""
         return _vote(self.neighbours, self.kind)
 
-    def face_scores(self, patterns: np.ndarray, part: slice = slice(None)) -> np.ndarray:
+    def face_scores(self, patterns: np.ndarray) -> np.ndarray:
         """Per face, its best-matching teaching examples' similarities weighted by ``vote()``,
         each example matching at its best turn and scale (cosine similarity, over one or more
-        patterns of the same crop). ``part``: only these feature columns (one matcher of a
-        fused model)."""
-        patterns = patterns.reshape(-1, self.templates.shape[1])[:, part]
-        return self._scores((patterns @ self.templates[:, part].T).max(axis=0))
+        patterns of the same crop)."""
+        patterns = patterns.reshape(-1, self.templates.shape[1])
+        return self._scores((patterns @ self.templates.T).max(axis=0))
 
     def _scores(self, sims: np.ndarray) -> np.ndarray:
         """``face_scores`` of each template's best similarity."""
