@@ -199,6 +199,11 @@ def _centre_distance(h: int, w: int) -> np.ndarray:
     return distance
 
 
+def _edge(image: np.ndarray) -> np.ndarray:
+    """The pixels along an image's four edges (corners twice), one row per pixel."""
+    return np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+
+
 def table_around_die(crop: np.ndarray, near: float = TABLE_NEAR, plain: float = PLAIN_TABLE) -> np.ndarray:
     """Boolean mask of the table seen around the die in a square BGR crop: pixels whose
     colour lies within ``near`` of the way from the table's colour (the crop border's median)
@@ -208,7 +213,7 @@ def table_around_die(crop: np.ndarray, near: float = TABLE_NEAR, plain: float = 
     if crop.ndim == 2 or min(h, w) < 3:
         return np.zeros((h, w), bool)
     img = crop[:, :, :3].astype(np.float32)
-    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    border = _edge(img)
     table = np.median(border, axis=0)
     body = np.median(img[_centre_distance(h, w) <= MASK_RADIUS * min(h, w)], axis=0)
     gap = float(np.linalg.norm(body - table))
@@ -217,7 +222,7 @@ def table_around_die(crop: np.ndarray, near: float = TABLE_NEAR, plain: float = 
         return np.zeros((h, w), bool)
     close = (np.linalg.norm(img - table, axis=2) < near * gap).astype(np.uint8)
     _, parts = cv2.connectedComponents(close, connectivity=4)
-    on_border = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
+    on_border = np.unique(_edge(parts))
     on_border = on_border[on_border > 0]
     return np.isin(parts, on_border)
 
@@ -844,7 +849,7 @@ def tighten_crop(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
     img = _bgr(crop).astype(np.float32)
     img = cv2.GaussianBlur(img, (0, 0), max(1.0, min(h, w) / 64))
-    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    border = _edge(img)
     distance = np.linalg.norm(img - np.median(border, axis=0), axis=2)
     if distance.max() < 30:
         return crop
