@@ -599,15 +599,11 @@ class FaceModel:
             out.append((self.faces[best], confidence))
         return out
 
-    def matchers_agree(self, query: np.ndarray, face: int) -> bool:
-        """For fused features: whether the hand-built patterns and the learned embedding,
-        each on its own, also read the crop's ``query`` as ``face`` (always True for other
-        kinds). Where they part, the fused read is a close call whatever its margin."""
-        return self.agree(self.read_scores(query)[1], face)
-
     @staticmethod
     def agree(matcher_scores: Sequence[np.ndarray], face: int) -> bool:
-        """Whether each matcher's own face scores (``read_scores``) pick ``face``."""
+        """Whether each matcher's own face scores (``read_scores``: for a fused model the
+        hand-built patterns' and the learned embedding's; none for other kinds) pick
+        ``face``. Where they part, the fused read is a close call whatever its margin."""
         return all(int(np.argmax(scores)) == face for scores in matcher_scores)
 
     # ---- persistence (numpy .npz; the face names live with it so the file stands alone)

@@ -384,12 +384,12 @@ def test_a_read_the_two_matchers_part_on_is_not_reported_sure():
     split = np.zeros((1, taught.PATTERN_LENGTH + 64), np.float32)
     split[0, 0] = 1.0                            # patterns: like A
     split[0, taught.PATTERN_LENGTH + 1] = 0.6    # embedding: like B, less strongly
-    assert not model.matchers_agree(split, 0)
+    assert not model.agree(model.read_scores(split)[1], 0)
     both = np.zeros_like(split)
     both[0, 0] = 1.0
     both[0, taught.PATTERN_LENGTH] = 1.0
-    assert model.matchers_agree(both, 0)
-    assert not model.matchers_agree(both, 1)
+    assert model.agree(model.read_scores(both)[1], 0)
+    assert not model.agree(model.read_scores(both)[1], 1)
 
 
 def test_disagreeing_matchers_cap_the_confidence(examples, monkeypatch):
