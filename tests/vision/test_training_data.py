@@ -3,12 +3,14 @@ they use: truthful boxes, six different random faces per made-up set, pip shapes
 No torch needed."""
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
 from vision import synth
 from vision.training.scenes import training_scene, training_style
-from vision.training.symbols import FACES, symbol_set, symbol_specs
+from vision.training.symbols import FACES, maker_variant, mark_count, symbol_set, symbol_specs
 
 CLEAN = synth.Lighting(direction=(0.2, 0.3, 0.93), ambient=0.6, blur=0.0, noise=0.0, shadow=0.3)
 
@@ -80,6 +82,40 @@ def test_made_up_sets_are_deterministic_and_varied():
     assert symbol_specs(9) == symbol_specs(9)
     kinds = {spec["kind"] for seed in range(60) for spec in symbol_specs(seed)}
     assert {"marks", "dots", "glyph", "shape", "strokes", "combo"} <= kinds
+
+
+def test_maker_variants_keep_each_face_but_move_and_resize_its_marks():
+    """Another maker's print of a made-up set: same faces (mark counts, kinds), marks a little
+    further apart or closer and bigger or smaller, and a new set name each time so the
+    renderer's texture cache never hands back the original."""
+    rng = np.random.default_rng(1)
+    counted = [s for seed in range(40) for s in symbol_specs(seed) if s["kind"] in ("marks", "dots")]
+    assert len(counted) > 20
+    moved = 0
+    for spec in counted:
+        before = copy.deepcopy(spec)
+        variant = maker_variant(spec, rng)
+        assert spec == before                       # the set itself is left as it was
+        assert variant["kind"] == spec["kind"]
+        points = "points" if spec["kind"] == "marks" else "dots"
+        assert len(variant[points]) == len(spec[points])
+        assert 0.75 <= variant["r"] / spec["r"] <= 1.3
+        spread = lambda pts: float(np.mean([np.hypot(x - 0.5, y - 0.5) for x, y in pts])) if pts else 0.0
+        if spec[points] and abs(spread(variant[points]) - spread(spec[points])) > 0.01:
+            moved += 1
+        if mark_count(variant) >= 0 and mark_count(spec) >= 0:
+            assert mark_count(variant) == mark_count(spec)
+    assert moved > len(counted) // 2
+    style = synth.DieStyle(body=(235, 238, 240), ink=(20, 20, 20), gloss=0.0)
+    changed = 0
+    for seed in range(12):   # every kind of symbol gets a variant that still draws
+        first = symbol_set(seed)
+        other = symbol_set(seed, np.random.default_rng(seed))
+        assert other != first and synth.faces_of(other) == FACES
+        for face in FACES:
+            changed += not np.array_equal(synth.face_texture(other, face, style, 64),
+                                          synth.face_texture(first, face, style, 64))
+    assert changed >= 60   # of 72 faces (a blank face, or a nearly unchanged one, may look the same)
 
 
 def test_register_face_set_refuses_built_in_names_and_bad_faces():

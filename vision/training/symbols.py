@@ -291,10 +291,58 @@ def symbol_counts(seed: int) -> list[int]:
     return [mark_count(spec) for spec in symbol_specs(seed)]
 
 
-def symbol_set(seed: int) -> str:
-    """Register die set ``symbols-SEED`` with the renderer; returns its name."""
-    name = f"symbols-{seed}"
+def _about_centre(point, spread, rng, wobble):
+    return tuple(float(0.5 + spread * (v - 0.5) + rng.normal(0, wobble)) for v in point)
+
+
+def maker_variant(spec: dict, rng) -> dict:
+    """The same face as another maker might print it: marks a little closer together or
+    further apart, a little bigger or smaller, each nudged; other symbols a little bigger or
+    smaller as a whole, strokes thicker or thinner. What makes the face itself (how many
+    marks, their rough arrangement, the shape) is kept, so an embedding trained on such
+    variants learns to look past a printing's spread and weight (two dice of one face from
+    two makers), not past the face."""
+    spread = float(rng.uniform(0.82, 1.15))
+    size = float(rng.uniform(0.78, 1.25))
+    out = dict(spec)
+    kind = spec["kind"]
+    if kind == "marks":
+        out["points"] = [_about_centre(p, spread, rng, 0.012) for p in spec["points"]]
+        out["r"] = spec["r"] * size
+    elif kind == "dots":
+        out["dots"] = [_about_centre(p, spread, rng, 0.012) for p in spec["dots"]]
+        out["r"] = spec["r"] * size
+    elif kind == "glyph":
+        out["fill"] = spec["fill"] * spread
+        out["thick"] = spec["thick"] * size
+    elif kind == "strokes":
+        out["strokes"] = [[_about_centre(p, spread, rng, 0.0) for p in pts] for pts in spec["strokes"]]
+        out["width"] = spec["width"] * size
+    elif kind in ("shape", "combo"):
+        parts = [spec["shape"]] if kind == "shape" else spec["parts"]
+        moved = []
+        for part in parts:
+            q = dict(part)
+            q["x"], q["y"] = _about_centre((part["x"], part["y"]), spread, rng, 0.0)
+            q["r"] = part["r"] * spread
+            q["width"] = part["width"] * size
+            moved.append(q)
+        if kind == "shape":
+            out["shape"] = moved[0]
+        else:
+            out["parts"] = moved
+    return out
+
+
+def symbol_set(seed: int, variant: np.random.Generator | None = None) -> str:
+    """Register die set ``symbols-SEED`` with the renderer; returns its name. With a
+    ``variant`` generator: a maker's variant of that set (``maker_variant`` of each face),
+    registered under a name of its own."""
     specs = dict(zip(FACES, symbol_specs(seed)))
+    name = f"symbols-{seed}"
+    if variant is not None:
+        specs = {face: maker_variant(spec, variant) for face, spec in specs.items()}
+        name = f"{name}-v{int(variant.integers(1 << 30))}"
 
     def draw(canvas, face, ink, hole):
         draw_symbol(canvas, specs[face], ink, hole)

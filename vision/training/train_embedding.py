@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import torch
@@ -46,10 +47,13 @@ CONTEXT = 1.1  # crop side / die box side: as the taught reader cuts its crops (
 VIEWS = 5   # stored renders per face of a made-up set
 
 
-def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_style: float = 0.0) -> np.ndarray:
+def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_style: float = 0.0,
+                 variant: Callable[[], str] | None = None, variant_share: float = 0.0) -> np.ndarray:
     """(6, views, WIDE, WIDE, 3) wide crops of each face of set ``name``, each view a die of
     another random colour unless ``same_style`` (share of views in the set's one style): the
-    die's colour must not tell faces apart (a mixed bag of pip dice), only the symbol."""
+    die's colour must not tell faces apart (a mixed bag of pip dice), only the symbol. A
+    share ``variant_share`` of the views shows the set as another maker prints it
+    (``variant()`` registers such a variant and names it: symbols.maker_variant)."""
     base = training_style(rng)
     out = np.empty((6, views, WIDE, WIDE, 3), np.uint8)
     canvas = int(WIDE * 1.6)
@@ -72,20 +76,27 @@ def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_s
                                      y=y + gap * math.sin(a), yaw=yaw + float(rng.uniform(-15, 15)),
                                      style=style if rng.random() < 0.6 else training_style(rng)))
             poses.reverse()  # the die itself drawn last, on top
-            image, truth = table.draw(poses, name, rng)
+            maker = variant_share > 0 and variant is not None and rng.random() < variant_share
+            drawn = variant() if maker else name
+            image, truth = table.draw(poses, drawn, rng)
             d = truth[-1]
             out[i, v] = wide_crop(image, d.x, d.y, max(d.w, d.h))
     return out
 
 
-def symbol_pool(first_seed: int, count: int, views: int = VIEWS) -> tuple[np.ndarray, np.ndarray]:
+def symbol_pool(first_seed: int, count: int, views: int = VIEWS,
+                variant_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(count, 6, views, WIDE, WIDE, 3) wide crops for made-up sets ``first_seed`` .. + count,
-    and (count, 6) how many marks each face shows (-1: not a count)."""
+    and (count, 6) how many marks each face shows (-1: not a count); ``variant_share`` of
+    the views as another maker prints the set (``render_views``)."""
     pool = np.empty((count, 6, views, WIDE, WIDE, 3), np.uint8)
     counts = np.empty((count, 6), np.int64)
     for k in range(count):
         seed = first_seed + k
-        pool[k] = render_views(symbol_set(seed), np.random.default_rng([seed, 5]), views)
+        rng = np.random.default_rng([seed, 5])
+        variant_rng = np.random.default_rng([seed, 6])
+        pool[k] = render_views(symbol_set(seed), rng, views, variant=lambda: symbol_set(seed, variant_rng),
+                               variant_share=variant_share)
         counts[k] = symbol_counts(seed)
     return pool, counts
 
@@ -199,6 +210,49 @@ def probe_accuracy(net, probe) -> str:
     return "real val probe " + " ".join(texts)
 
 
+def load_onnx(net: FaceNetDW, path: Path) -> None:
+    """Load an exported embedding (batch norm folded into its convolutions) back into
+    ``net``: each convolution takes its weights, the batch norm after it becomes the identity
+    plus the folded bias. To go on training from a shipped model whose torch weights were not
+    kept; train it with ``freeze_norms`` so the folded statistics stay as they are."""
+    import onnx
+    from onnx import numpy_helper
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    pairs = []
+    modules = list(net.modules())
+    for i, m in enumerate(modules):
+        if isinstance(m, nn.Conv2d):
+            norm = modules[i + 1]
+            if not isinstance(norm, nn.BatchNorm2d):
+                raise ValueError(f"{path}: expected a batch norm after convolution {len(pairs)}")
+            pairs.append((m, norm))
+    if len(pairs) != len(convs):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
+    with torch.no_grad():
+        for (conv, norm), node in zip(pairs, convs):
+            w, b = weights[node.input[1]], weights[node.input[2]]
+            if tuple(conv.weight.shape) != w.shape:
+                raise ValueError(f"{path}: convolution {node.name} is {w.shape}, the network's {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(b))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        head = net.body[-1]
+        gemm = [node for node in graph.node if node.op_type == "Gemm"][0]
+        head.weight.copy_(torch.from_numpy(weights[gemm.input[1]]))
+        head.bias.copy_(torch.from_numpy(weights[gemm.input[2]]))
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms keep their running statistics (call after ``train()``)."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def export(net, out, weights=True, side=CROP):
     net.eval()
     Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -226,13 +280,16 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", type=Path)
+    ap.add_argument("--init-onnx", type=Path, help="go on from an exported model (its norms frozen)")
+    ap.add_argument("--maker-variants", type=float, default=0.0,
+                    help="share of made-up views printed as another maker would (symbols.maker_variant)")
     ap.add_argument("--out", default="vision/models/die_embedding.onnx")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    pool, counts = symbol_pool(1_000_000 * (args.seed + 1), args.sets)
-    val_pool, _ = symbol_pool(900_000_000, args.val_sets)
+    pool, counts = symbol_pool(1_000_000 * (args.seed + 1), args.sets, variant_share=args.maker_variants)
+    val_pool, _ = symbol_pool(900_000_000, args.val_sets, variant_share=args.maker_variants)
     real = None
     if args.real:
         real, _ = die_crops([load(p) for p in photos(side="train")])  # labels unused
@@ -242,6 +299,8 @@ def main(argv=None):
     net = FaceNetDW(classes=args.dim, width=width, in_channels=1)
     if args.init:
         net.load_state_dict(torch.load(args.init))
+    if args.init_onnx:
+        load_onnx(net, args.init_onnx)
     net = net.to(memory_format=torch.channels_last)
     model = WithCount(net, width[-1])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -250,6 +309,8 @@ def main(argv=None):
 
     def train_step():
         model.train()
+        if args.init_onnx:
+            freeze_norms(model)
         x, y, n = make_batch(pool, counts, real, rng, args.batch_sets, args.views, args.real, args.crop)
         z, count_logits = model(x)
         contrast = supcon(z, y, args.temperature)

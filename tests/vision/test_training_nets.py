@@ -1,0 +1,46 @@
+"""Training helpers that need torch (the [train] extra): skipped where it is not installed,
+as in the quick start's environment."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from vision.training.nets import FaceNetDW  # noqa: E402
+from vision.training.train_embedding import export, freeze_norms, load_onnx  # noqa: E402
+
+
+def _trained_looking_net(seed: int, width=(8, 16, 32)) -> FaceNetDW:
+    torch.manual_seed(seed)
+    net = FaceNetDW(classes=12, width=width, in_channels=1)
+    with torch.no_grad():   # batch norms with statistics of their own, as after training
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.2, 0.2)
+    return net.eval()
+
+
+def test_an_exported_embedding_loads_back_into_torch_and_reads_the_same(tmp_path):
+    net = _trained_looking_net(0)
+    export(net, tmp_path / "e.onnx", weights=False, side=48)
+    again = FaceNetDW(classes=12, width=(8, 16, 32), in_channels=1)
+    load_onnx(again, tmp_path / "e.onnx")
+    x = torch.from_numpy(np.random.default_rng(1).normal(size=(3, 1, 48, 48)).astype(np.float32))
+    with torch.no_grad():
+        assert torch.allclose(net(x), again.eval()(x), atol=1e-4)
+        # training it on goes on from there when its norms stay frozen
+        again.train()
+        freeze_norms(again)
+        again.body[-2].eval()   # dropout off, to compare
+        assert torch.allclose(net(x), again(x), atol=1e-4)
+
+
+def test_loading_an_embedding_into_another_shape_says_what_differs(tmp_path):
+    export(_trained_looking_net(0), tmp_path / "e.onnx", weights=False, side=48)
+    with pytest.raises(ValueError, match="convolution"):
+        load_onnx(FaceNetDW(classes=12, width=(8, 16, 40), in_channels=1), tmp_path / "e.onnx")
