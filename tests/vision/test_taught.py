@@ -294,7 +294,9 @@ def test_a_big_icon_whose_sign_comes_out_wrong_is_read_with_the_sign_flipped(mon
     right = sum(got == want for (got, _), want in zip(model.classify_many(crops), truth))
     monkeypatch.setattr(taught, "OTHER_READINGS", ({"axis": 1},))
     unflipped = sum(got == want for (got, _), want in zip(model.classify_many(crops), truth))
-    assert right == len(crops) and unflipped <= len(crops) - 2, (right, unflipped, len(crops))
+    # every die right with the flip; without it at least one snowflake reads wrong (two with the
+    # embedding before its 2026-12-02 training, one after)
+    assert right == len(crops) and unflipped < len(crops), (right, unflipped, len(crops))
 
 
 @pytest.mark.parametrize("kind", ["fused", "embedding", "pattern"])
