@@ -11,14 +11,18 @@ light and blur. It learns that from:
   as dice at random poses, colours and light (vision.synth, vision.training.scenes), with a
   neighbouring die now and then; a batch holds several sets, each face seen a few times, and
   a supervised contrastive loss pulls the views of one face together and pushes every other
-  face (above all the other faces of its own set) away;
+  face (above all the other faces of its own set) away; with ``--maker-variants`` a share
+  of the views shows the set as another maker would print it (symbols.maker_variant), so
+  two prints of one face with other mark spreads and sizes lie close too;
 * real die crops from the 'train' side of the shared photos *without their labels*: two
   differently turned, coloured and blurred copies of one crop must match (so the embedding
   learns what real plastic, glare and photo noise look like).
 
 No labelled real die and none of the built-in sets' icons is used, so teaching the pip dice
 "as unknown symbols" (python -m vision.bench fewshot) stays a fair test. Checkpoints are
-picked on few-shot episodes of held-out made-up sets (8 examples per face).
+picked on few-shot episodes of held-out made-up sets (8 examples per face). ``--init-onnx``
+goes on from an exported network (the shipped one's torch weights were not kept), its batch
+norms frozen as they were folded.
 """
 from __future__ import annotations
 
