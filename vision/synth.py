@@ -146,6 +146,15 @@ def register_face_set(name: str, faces, draw: Callable) -> None:
     _DRAWN_SETS[name] = (faces, draw)
 
 
+def forget_face_set(name: str) -> None:
+    """Stop drawing a face set registered with ``register_face_set`` (training registers a
+    passing variant for every view it renders; kept, they would pile up by the thousand).
+    Textures already drawn stay in ``face_texture``'s bounded cache until pushed out."""
+    if name not in _DRAWN_SETS:
+        raise ValueError(f"{name!r} is not a registered face set")
+    del _DRAWN_SETS[name]
+
+
 def faces_of(dice_set: str) -> tuple[str, ...]:
     return _DRAWN_SETS[dice_set][0] if dice_set in _DRAWN_SETS else FACE_SETS[dice_set]
 

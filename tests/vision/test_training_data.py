@@ -118,6 +118,16 @@ def test_maker_variants_keep_each_face_but_move_and_resize_its_marks():
     assert changed >= 60   # of 72 faces (a blank face, or a nearly unchanged one, may look the same)
 
 
+def test_a_registered_face_set_can_be_forgotten():
+    name = symbol_set(424_242)
+    assert synth.faces_of(name) == FACES
+    synth.forget_face_set(name)
+    with pytest.raises(KeyError):
+        synth.faces_of(name)
+    with pytest.raises(ValueError, match="not a registered face set"):
+        synth.forget_face_set(name)
+
+
 def test_register_face_set_refuses_built_in_names_and_bad_faces():
     with pytest.raises(ValueError, match="built-in"):
         synth.register_face_set("jingle-bell-roll", FACES, lambda *a: None)

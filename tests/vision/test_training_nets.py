@@ -44,3 +44,15 @@ def test_loading_an_embedding_into_another_shape_says_what_differs(tmp_path):
     export(_trained_looking_net(0), tmp_path / "e.onnx", weights=False, side=48)
     with pytest.raises(ValueError, match="convolution"):
         load_onnx(FaceNetDW(classes=12, width=(8, 16, 40), in_channels=1), tmp_path / "e.onnx")
+
+
+def test_makers_variants_are_forgotten_once_drawn():
+    """Every variant view registers a passing face set with the renderer; a training run
+    draws tens of thousands, so each is forgotten right after its view is drawn."""
+    from vision import synth
+    from vision.training.train_embedding import symbol_pool
+    before = set(synth._DRAWN_SETS)
+    pool, counts = symbol_pool(9_000_000, 2, views=3, variant_share=1.0)
+    assert pool.shape[:3] == (2, 6, 3) and counts.shape == (2, 6)
+    left = set(synth._DRAWN_SETS) - before
+    assert left == {"symbols-9000000", "symbols-9000001"}   # the sets themselves, no variant

@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.synth import DIE_MM, DiePose, Table, faces_of
+from vision.synth import DIE_MM, DiePose, Table, faces_of, forget_face_set
 from vision.training.augment import CROP, WIDE, WIDE_CONTEXT, augment, load
 from vision.training.loop import train_for
 from vision.training.nets import FaceNetDW
@@ -57,7 +57,8 @@ def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_s
     another random colour unless ``same_style`` (share of views in the set's one style): the
     die's colour must not tell faces apart (a mixed bag of pip dice), only the symbol. A
     share ``variant_share`` of the views shows the set as another maker prints it
-    (``variant()`` registers such a variant and names it: symbols.maker_variant)."""
+    (``variant()`` registers such a variant and names it: symbols.maker_variant; it is
+    forgotten once drawn)."""
     base = training_style(rng)
     out = np.empty((6, views, WIDE, WIDE, 3), np.uint8)
     canvas = int(WIDE * 1.6)
@@ -83,6 +84,8 @@ def render_views(name: str, rng: np.random.Generator, views: int = VIEWS, same_s
             maker = variant_share > 0 and variant is not None and rng.random() < variant_share
             drawn = variant() if maker else name
             image, truth = table.draw(poses, drawn, rng)
+            if maker:
+                forget_face_set(drawn)  # one view's passing variant
             d = truth[-1]
             out[i, v] = wide_crop(image, d.x, d.y, max(d.w, d.h))
     return out
