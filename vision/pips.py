@@ -4,7 +4,9 @@
    ``find_size`` px (``pip_reader.json``; ``FIND_SIZE`` for older models), goes through a
    fully convolutional centre-heatmap network. Each local
    maximum of the heatmap above ``find_threshold`` is a die: centre (with a sub-cell offset)
-   and box size come from the other output channels, mapped back to frame pixels.
+   and box size come from the other output channels, mapped back to frame pixels. Where
+   the heatmap is unsure (a busy or crowded scene), the frame is read mirrored too and the
+   two heatmaps averaged (``finder_maps``; ``find_mirror`` in ``pip_reader.json``).
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
    (square, ``CONTEXT`` x its size, resized to the model's crop side, ``crop`` in
    ``pip_reader.json``) and classified as face 1..6 or "no die"; the network first evens out
@@ -111,12 +113,57 @@ def crop(frame: np.ndarray, find: Find, out: int = CROP) -> np.ndarray:
     return cv2.resize(roi, (out, out), interpolation=interp)
 
 
-def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZE) -> list[Find]:
-    """The finder network (input ``size`` x ``size``) on one frame: its heatmap's peaks above
-    ``threshold``, in frame pixels."""
-    canvas, scale = letterbox(frame, size)
+def mirrored(canvas: np.ndarray, width: int) -> np.ndarray:
+    """A letterboxed canvas with its picture (the first ``width`` columns) mirrored left to
+    right; the padding stays where it was."""
+    out = canvas.copy()
+    out[:, :width] = canvas[:, :width][:, ::-1]
+    return out
+
+
+# The mirrored second look (``finder_maps``) is taken only for a frame whose plain heatmap
+# has at least MIRROR_PEAKS local maxima in MIRROR_BAND (finds the finder is unsure of, or
+# nearly finds): a clean tray photo rarely has two, a crowded or busy scene often does.
+# Picked on the 'val' photos (mixed ones: precision 86.7 -> 90.7 %, per die 82.8 % either
+# way, the same as mirroring every frame; 12 % of tray photos take the second look) and
+# checked on the 'train' side (mixed precision 89.5 -> 92.7 %) before the held-out photos.
+MIRROR_BAND = (0.2, 0.5)
+MIRROR_PEAKS = 2
+
+
+def unsure_peaks(heat_logit: np.ndarray, band: tuple[float, float] = MIRROR_BAND) -> int:
+    """How many local maxima of the heatmap (given as logits) lie within ``band``."""
+    heat = 1.0 / (1.0 + np.exp(-heat_logit))
+    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    return int(np.count_nonzero((heat >= local_max) & (heat >= band[0]) & (heat < band[1])))
+
+
+def finder_maps(finder, canvas: np.ndarray, width: int, mirror: bool = False) -> np.ndarray:
+    """The finder's output maps (heat logit, box size, offsets) for one letterboxed canvas
+    whose picture is ``width`` columns wide. ``mirror``: where the plain heatmap is unsure
+    (``unsure_peaks`` >= MIRROR_PEAKS), the canvas is read mirrored too and the heat logit
+    becomes the mean of the two (mirrored back), so a speck or a printed pattern that looks
+    like a die from one side only is damped while a die is a die both ways round (sizes and
+    offsets stay the plain pass's)."""
     finder.setInput(cv2.dnn.blobFromImage(canvas, 1 / 255.0))
-    return peaks(finder.forward()[0], scale, threshold)
+    maps = finder.forward()[0].copy()
+    if mirror and unsure_peaks(maps[0]) >= MIRROR_PEAKS:
+        # mirror whole heatmap cells (a few padding columns may come along) so that cell i
+        # of the mirror image is cell cells-1-i of the plain one
+        cells = min(maps.shape[2], -(-width // STRIDE))
+        finder.setInput(cv2.dnn.blobFromImage(mirrored(canvas, cells * STRIDE), 1 / 255.0))
+        other = finder.forward()[0][0]
+        maps[0, :, :cells] = 0.5 * (maps[0, :, :cells] + other[:, :cells][:, ::-1])
+    return maps
+
+
+def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZE,
+               mirror: bool = False) -> list[Find]:
+    """The finder network (input ``size`` x ``size``) on one frame: its heatmap's peaks above
+    ``threshold``, in frame pixels (``mirror``: see ``finder_maps``)."""
+    canvas, scale = letterbox(frame, size)
+    width = max(1, round(frame.shape[1] * scale))
+    return peaks(finder_maps(finder, canvas, width, mirror), scale, threshold)
 
 
 def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -159,6 +206,8 @@ class PipReader:
         self.min_die_prob = float(settings.get("min_die_prob", 0.5))
         self.crop_side = int(settings.get("crop", CROP))
         self.find_size = int(settings.get("find_size", FIND_SIZE))
+        # read each frame mirrored too, and average the finder's heat (finder_maps)
+        self.find_mirror = bool(settings.get("find_mirror", False))
         knots = settings.get("confidence_knots")
         self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
         # finder box -> whole-die box (fitted on rendered dice; for taught sets, see dicesets)
@@ -185,7 +234,7 @@ class PipReader:
     def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
         """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``)."""
         return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold,
-                          self.find_size)
+                          self.find_size, self.find_mirror)
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""

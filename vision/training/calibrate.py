@@ -88,6 +88,9 @@ def main(argv=None):
     ap.add_argument("--min-sure", type=int, default=100, help="fewest val reads in the >= 0.9 slice")
     ap.add_argument("--crop", type=int, help="the face reader's crop side (default: as recorded)")
     ap.add_argument("--find-size", type=int, help="the finder's input side (default: as recorded)")
+    ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
+                    help="the finder also reads each frame mirrored (pips.finder_maps; default: "
+                         "as recorded)")
     ap.add_argument("--thresholds", type=float, nargs=2, metavar=("FIND", "DIE_PROB"),
                     help="use this finder threshold and 'is a die' probability instead of picking "
                          "them on val (whose crowded scenes leave dice unlabelled: their finds "
@@ -102,6 +105,8 @@ def main(argv=None):
         settings["crop"] = args.crop
     if args.find_size:
         settings["find_size"] = args.find_size
+    if args.mirror is not None:
+        settings["find_mirror"] = args.mirror
     settings_path.write_text(json.dumps(settings))
     reader = pips.PipReader(models=args.models)
     rows = [r for r in collect(reader) if r[2] is not None]
