@@ -187,6 +187,30 @@ def box_outline(x: float, y: float, w: float, h: float) -> tuple[tuple[float, fl
     return ((x - w / 2, y - h / 2), (x + w / 2, y - h / 2), (x + w / 2, y + h / 2), (x - w / 2, y + h / 2))
 
 
+SETTINGS_NEEDED = ("temperature", "find_threshold")
+
+
+def load_settings(path: Path) -> dict:
+    """The reader's fitted settings (``pip_reader.json``, written by
+    ``vision.training.calibrate``), checked enough that a damaged or hand-edited file names
+    itself and what is wrong instead of failing somewhere inside the reader."""
+    try:
+        settings = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{path}: the pip reader's settings are missing (they belong beside "
+                         f"pip_finder.onnx and pip_faces.onnx)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"{path}: expected a JSON object of settings, got {type(settings).__name__}")
+    missing = [key for key in SETTINGS_NEEDED if key not in settings]
+    if missing:
+        raise ValueError(f"{path}: no {', '.join(missing)} (run python -m vision.training.calibrate)")
+    if not isinstance(settings.get("find_mirror", False), bool):
+        raise ValueError(f"{path}: find_mirror must be true or false, got {settings['find_mirror']!r}")
+    return settings
+
+
 class PipReader:
     """Reads standard pip d6 in a BGR frame: ``PipReader()(frame) -> Roll``.
 
@@ -197,7 +221,7 @@ class PipReader:
 
     def __init__(self, *, models: Path = MODELS, turns: int | None = None,
                  find_threshold: float | None = None):
-        settings = json.loads((Path(models) / "pip_reader.json").read_text())
+        settings = load_settings(Path(models) / "pip_reader.json")
         self.finder = load_net(Path(models) / "pip_finder.onnx")
         self.reader = load_net(Path(models) / "pip_faces.onnx")
         self.temperature = float(settings["temperature"])
@@ -206,8 +230,8 @@ class PipReader:
         self.min_die_prob = float(settings.get("min_die_prob", 0.5))
         self.crop_side = int(settings.get("crop", CROP))
         self.find_size = int(settings.get("find_size", FIND_SIZE))
-        # read each frame mirrored too, and average the finder's heat (finder_maps)
-        self.find_mirror = bool(settings.get("find_mirror", False))
+        # an unsure frame is read mirrored too and the finder's heat averaged (finder_maps)
+        self.find_mirror = settings.get("find_mirror", False)
         knots = settings.get("confidence_knots")
         self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
         # finder box -> whole-die box (fitted on rendered dice; for taught sets, see dicesets)

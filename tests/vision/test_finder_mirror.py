@@ -1,6 +1,9 @@
 """The finder's mirrored second look (vision/pips.py: finder_maps): taken only where the plain
 heatmap is unsure, averaged cell for cell with the plain heat, and mapped back exactly."""
+import json
+
 import numpy as np
+import pytest
 
 from vision import pips
 from vision.synth import render_scene
@@ -92,3 +95,34 @@ def test_the_mirrored_look_finds_the_same_dice_on_a_rendered_scene():
 
 def test_the_shipped_reader_takes_the_mirrored_look():
     assert pips.PipReader().find_mirror is True
+
+
+def _models_with(tmp_path, settings_text: str):
+    for name in ("pip_finder.onnx", "pip_faces.onnx"):
+        (tmp_path / name).write_bytes((pips.MODELS / name).read_bytes())
+    (tmp_path / "pip_reader.json").write_text(settings_text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"temperature": 1.4, "find_threshold": 0.3, "find_mirror": "yes"}', "find_mirror must be true or false"),
+    ('{"temperature": 1.4}', "no find_threshold"),
+    ('{"temperature": 1.4,', "not valid JSON"),
+    ('[1, 2]', "expected a JSON object"),
+])
+def test_damaged_settings_name_the_file_and_the_fault(tmp_path, text, message):
+    models = _models_with(tmp_path, text)
+    with pytest.raises(ValueError, match=message) as caught:
+        pips.PipReader(models=models)
+    assert str(models / "pip_reader.json") in str(caught.value)
+
+
+def test_missing_settings_say_where_they_belong(tmp_path):
+    with pytest.raises(ValueError, match="settings are missing"):
+        pips.PipReader(models=tmp_path)
+
+
+def test_settings_without_find_mirror_read_with_one_look(tmp_path):
+    data = json.loads((pips.MODELS / "pip_reader.json").read_text())
+    data.pop("find_mirror")
+    assert pips.PipReader(models=_models_with(tmp_path, json.dumps(data))).find_mirror is False
