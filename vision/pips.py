@@ -81,11 +81,16 @@ def letterbox(frame: np.ndarray, side: int = FIND_SIZE) -> tuple[np.ndarray, flo
     return canvas, scale
 
 
+def heat_maxima(heat_logit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heatmap (from the finder's logits) and where its 3x3 local maxima are."""
+    heat = 1.0 / (1.0 + np.exp(-heat_logit))
+    return heat, heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))
+
+
 def peaks(maps: np.ndarray, scale: float, threshold: float) -> list[Find]:
     """Local maxima of the heatmap, as dice boxes in frame pixels."""
-    heat = 1.0 / (1.0 + np.exp(-maps[0]))
-    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((heat >= local_max) & (heat >= threshold))
+    heat, maxima = heat_maxima(maps[0])
+    ys, xs = np.nonzero(maxima & (heat >= threshold))
     finds = []
     for iy, ix in sorted(zip(ys, xs), key=lambda p: -heat[p]):
         w = 16.0 * float(np.exp(np.clip(maps[1, iy, ix], -4, 4))) / scale
@@ -133,9 +138,8 @@ MIRROR_PEAKS = 2
 
 def unsure_peaks(heat_logit: np.ndarray, band: tuple[float, float] = MIRROR_BAND) -> int:
     """How many local maxima of the heatmap (given as logits) lie within ``band``."""
-    heat = 1.0 / (1.0 + np.exp(-heat_logit))
-    local_max = cv2.dilate(heat, np.ones((3, 3), np.uint8))
-    return int(np.count_nonzero((heat >= local_max) & (heat >= band[0]) & (heat < band[1])))
+    heat, maxima = heat_maxima(heat_logit)
+    return int(np.count_nonzero(maxima & (heat >= band[0]) & (heat < band[1])))
 
 
 def finder_maps(finder, canvas: np.ndarray, width: int, mirror: bool = False) -> np.ndarray:
