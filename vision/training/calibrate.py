@@ -89,8 +89,8 @@ def main(argv=None):
     ap.add_argument("--crop", type=int, help="the face reader's crop side (default: as recorded)")
     ap.add_argument("--find-size", type=int, help="the finder's input side (default: as recorded)")
     ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
-                    help="the finder also reads each frame mirrored (pips.finder_maps; default: "
-                         "as recorded)")
+                    help="the finder also reads a frame mirrored where its heatmap is unsure "
+                         "(pips.finder_maps; default: as recorded)")
     ap.add_argument("--thresholds", type=float, nargs=2, metavar=("FIND", "DIE_PROB"),
                     help="use this finder threshold and 'is a die' probability instead of picking "
                          "them on val (whose crowded scenes leave dice unlabelled: their finds "
