@@ -21,6 +21,10 @@
    confidence: >= 0.9 only for the kind of read that was right nearly always there, below
    that the share right seen there. A tilted, half-hidden or unusual die reads low. Finds
    that read as "no die" are dropped.
+4. **Faint finds** (``faint_finds`` in ``pip_reader.json``): a heatmap peak below
+   ``find_threshold`` but above ``faint_finds.threshold`` (small dice in a busy scene often
+   peak there) is kept only when the face reader is sure both that it is a die
+   (``die_prob``) and which face it shows (``face_prob``).
 
 Both networks were trained by ``vision/training`` on the shared real photos; see
 ``models/PROVENANCE.md``.
@@ -212,7 +216,27 @@ def load_settings(path: Path) -> dict:
         raise ValueError(f"{path}: no {', '.join(missing)} (run python -m vision.training.calibrate)")
     if not isinstance(settings.get("find_mirror", False), bool):
         raise ValueError(f"{path}: find_mirror must be true or false, got {settings['find_mirror']!r}")
+    if settings.get("faint_finds") is not None:
+        check_faint(settings["faint_finds"], settings["find_threshold"], path)
     return settings
+
+
+FAINT_KEYS = ("threshold", "die_prob", "face_prob")
+
+
+def check_faint(faint, find_threshold, path) -> None:
+    """``faint_finds`` must be {"threshold", "die_prob", "face_prob"}, each in [0, 1], the
+    threshold below ``find_threshold`` (else there is nothing faint to keep)."""
+    if not isinstance(faint, dict) or sorted(faint) != sorted(FAINT_KEYS):
+        raise ValueError(f"{path}: faint_finds must be an object with exactly "
+                         f"{', '.join(FAINT_KEYS)}, got {faint!r}")
+    for key in FAINT_KEYS:
+        value = faint[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise ValueError(f"{path}: faint_finds.{key} must be a number from 0 to 1, got {value!r}")
+    if faint["threshold"] >= find_threshold:
+        raise ValueError(f"{path}: faint_finds.threshold {faint['threshold']} must be below "
+                         f"find_threshold {find_threshold}")
 
 
 class PipReader:
@@ -242,6 +266,9 @@ class PipReader:
         self.box_scale = tuple(float(v) for v in settings.get("box_scale", (1.0, 1.0)))
         trust = settings.get("trust")
         self.trust = (np.array(trust["weights"], float), float(trust["bias"])) if trust else None
+        # peaks between faint_finds.threshold and find_threshold: kept only when the face
+        # reader is sure of the die and its face (see ``keep``); None = no faint finds
+        self.faint = settings.get("faint_finds")
 
     def confidences(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
         """The reported confidence of each read: a trust score (fitted on validation photos
@@ -264,6 +291,17 @@ class PipReader:
         return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold,
                           self.find_size, self.find_mirror)
 
+    def keep(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
+        """Which finds are dice: a find at ``find_threshold`` or above unless the face reader
+        says "no die" (``min_die_prob``); a faint find only when the face reader is sure it
+        is a die and of its face (``faint_finds``)."""
+        die = 1.0 - probs[:, 6]
+        strong = np.array([f.score >= self.find_threshold for f in finds], bool)
+        keep = strong & (die >= self.min_die_prob)
+        if self.faint is not None:
+            keep |= ~strong & (die >= self.faint["die_prob"]) & (probs[:, :6].max(axis=1) >= self.faint["face_prob"])
+        return keep
+
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""
         blob = cv2.dnn.blobFromImages(crops, 1 / 255.0)
@@ -277,13 +315,14 @@ class PipReader:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-        finds = self.find(frame)
+        finds = self.find(frame) if self.faint is None else self.find(frame, self.faint["threshold"])
         dice = []
         if finds:
             probs = softmax(self.logits(self.crops(frame, finds)), self.temperature)
-            for f, p, confidence in zip(finds, probs, self.confidences(probs, finds)):
-                if 1.0 - p[6] < self.min_die_prob:
-                    continue  # the face reader says there is no die here
+            for f, p, confidence, keep in zip(finds, probs, self.confidences(probs, finds),
+                                              self.keep(probs, finds)):
+                if not keep:
+                    continue  # "no die", or a faint find the face reader is not sure of
                 k = int(np.argmax(p[:6]))
                 dice.append(Die(face=FACES[k], confidence=float(confidence), x=f.x, y=f.y, w=f.w,
                                 h=f.h, outline=box_outline(f.x, f.y, f.w, f.h)))

@@ -502,7 +502,7 @@ def with_finder(reader, finder: TrayFinder):
     if callable(getattr(reader, "find", None)) and callable(getattr(reader, "logits", None)):
         from vision.pips import Find
         clone = copy.copy(reader)
-        clone.find = lambda frame: [Find(d.x, d.y, d.w, d.h, 1.0) for d in finder.find(frame)]
+        clone.find = lambda frame, threshold=None: [Find(d.x, d.y, d.w, d.h, 1.0) for d in finder.find(frame)]
         return clone
     return reader
 

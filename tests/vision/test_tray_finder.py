@@ -174,3 +174,5 @@ def test_the_pip_reader_can_use_the_tray_finder():
     assert reader is not original and original.find != reader.find
     found = reader.find(image)
     assert matched([(f.x, f.y, f.w, f.h) for f in found], truth.dice) == 3
+    # reading goes through the same finder (the reader asks it for faint finds too)
+    assert sorted(d.face for d in reader(image).dice) == ["2", "5", "6"]

@@ -95,12 +95,22 @@ def main(argv=None):
                     help="use this finder threshold and 'is a die' probability instead of picking "
                          "them on val (whose crowded scenes leave dice unlabelled: their finds "
                          "count as false, which pushes the pick towards missing dice)")
+    ap.add_argument("--faint", type=float, nargs=3, metavar=("FIND", "DIE_PROB", "FACE_PROB"),
+                    help="also keep finds whose heat is at least FIND (below the finder threshold) "
+                         "when the face reader gives 'a die' at least DIE_PROB and its face at "
+                         "least FACE_PROB (pips.PipReader.keep; default: as recorded)")
+    ap.add_argument("--no-faint", action="store_true", help="keep no faint finds")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     settings_path = args.models / "pip_reader.json"
     settings = json.loads(settings_path.read_text()) if settings_path.exists() else {}
+    faint = settings.get("faint_finds")
+    if args.faint:
+        faint = dict(zip(pips.FAINT_KEYS, args.faint))
+    if args.no_faint:
+        faint = None
     settings.update({"temperature": 1.0, "turns": args.turns, "find_threshold": 0.1, "min_die_prob": 0.5,
-                     "confidence_knots": None, "trust": None})
+                     "confidence_knots": None, "trust": None, "faint_finds": None})
     if args.crop:
         settings["crop"] = args.crop
     if args.find_size:
@@ -109,7 +119,8 @@ def main(argv=None):
         settings["find_mirror"] = args.mirror
     settings_path.write_text(json.dumps(settings))
     reader = pips.PipReader(models=args.models)
-    rows = [r for r in collect(reader) if r[2] is not None]
+    low = min(0.1, faint["threshold"]) if faint else 0.1
+    rows = [r for r in collect(reader, low=low) if r[2] is not None]
     heat = np.array([r[2] for r in rows])
     logits = np.stack([r[3] for r in rows])
     truth = np.array([r[4] for r in rows])
@@ -121,7 +132,9 @@ def main(argv=None):
     best_thr, best_die = args.thresholds or pick_thresholds(heat, p, truth)
     t = t_best
     p = pips.softmax(logits, t)
-    keep = (heat >= best_thr) & (1 - p[:, 6] >= best_die)
+    if faint is not None:
+        pips.check_faint(faint, best_thr, "--faint")
+    keep = kept(heat, p, best_thr, best_die, faint)
     k = np.argmax(p[:, :6], 1)
     size = np.array([r[6] for r in rows])
     right = (k == truth)[keep]
@@ -135,12 +148,25 @@ def main(argv=None):
     reader.find_threshold = best_thr  # boxes as read
     settings["box_scale"] = fit_box_scale(reader)
     settings.update({"temperature": round(t, 4), "find_threshold": round(best_thr, 3), "min_die_prob": best_die,
+                     "faint_finds": faint,
                      "trust": {"weights": [round(float(v), 5) for v in w], "bias": round(float(b), 5)},
                      "confidence_knots": [[round(a, 5), round(c, 5)] for a, c in knots]})
     settings_path.write_text(json.dumps(settings, indent=1) + "\n")
     print(f"temperature {t:.3f}, find_threshold {best_thr:.2f}, min_die_prob {best_die}; on val: "
           f"{sure.sum()} of {len(q)} reads >= 0.9, right {rate:.4f}; found-and-right {right.sum()}"
           f" of {sum(1 for r in collect_counts(reader))} labelled", flush=True)
+
+
+def kept(heat: np.ndarray, p: np.ndarray, find_threshold: float, min_die_prob: float,
+         faint: dict | None) -> np.ndarray:
+    """The finds the reader keeps (as ``pips.PipReader.keep``) from their heat scores and
+    face probabilities."""
+    strong = heat >= find_threshold
+    keep = strong & (1 - p[:, 6] >= min_die_prob)
+    if faint is not None:
+        keep |= (~strong & (heat >= faint["threshold"]) & (1 - p[:, 6] >= faint["die_prob"])
+                 & (p[:, :6].max(axis=1) >= faint["face_prob"]))
+    return keep
 
 
 BOX_SCENES = 80  # rendered scenes for fit_box_scale (from scenes.MEASURE_SEED: none trained on)
