@@ -239,6 +239,22 @@ def check_faint(faint, find_threshold, path) -> None:
                          f"find_threshold {find_threshold}")
 
 
+def dice_kept(heat: np.ndarray, probs: np.ndarray, find_threshold: float, min_die_prob: float,
+              faint: dict | None) -> np.ndarray:
+    """Which finds are dice, from their heat scores and face probabilities (N x 7, "no die"
+    last): a find at ``find_threshold`` or above unless the face reader says "no die"
+    (``min_die_prob``); a fainter one (``faint["threshold"]`` or above) only when the face
+    reader is sure it is a die and of its face (``faint_finds``). The calibration keeps
+    the same finds."""
+    die = 1.0 - probs[:, 6]
+    strong = heat >= find_threshold
+    keep = strong & (die >= min_die_prob)
+    if faint is not None:
+        keep |= (~strong & (heat >= faint["threshold"]) & (die >= faint["die_prob"])
+                 & (probs[:, :6].max(axis=1) >= faint["face_prob"]))
+    return keep
+
+
 class PipReader:
     """Reads standard pip d6 in a BGR frame: ``PipReader()(frame) -> Roll``.
 
@@ -292,15 +308,9 @@ class PipReader:
                           self.find_size, self.find_mirror)
 
     def keep(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
-        """Which finds are dice: a find at ``find_threshold`` or above unless the face reader
-        says "no die" (``min_die_prob``); a faint find only when the face reader is sure it
-        is a die and of its face (``faint_finds``)."""
-        die = 1.0 - probs[:, 6]
-        strong = np.array([f.score >= self.find_threshold for f in finds], bool)
-        keep = strong & (die >= self.min_die_prob)
-        if self.faint is not None:
-            keep |= ~strong & (die >= self.faint["die_prob"]) & (probs[:, :6].max(axis=1) >= self.faint["face_prob"])
-        return keep
+        """Which finds are dice (``dice_kept`` with this reader's settings)."""
+        return dice_kept(np.array([f.score for f in finds], float), probs, self.find_threshold,
+                         self.min_die_prob, self.faint)
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""

@@ -1,13 +1,12 @@
 """Faint finds (vision/pips.py: PipReader.keep, ``faint_finds`` in pip_reader.json): a
 heatmap peak under the finder threshold is a die only when the face reader is sure both that
-it is a die and of its face; the calibration keeps exactly what the reader keeps."""
+it is a die and of its face."""
 import json
 
 import numpy as np
 import pytest
 
 from vision import pips
-from vision.training.calibrate import kept
 
 FAINT = {"threshold": 0.15, "die_prob": 0.97, "face_prob": 0.9}
 
@@ -45,13 +44,11 @@ def test_keep_takes_faint_finds_only_when_the_reader_is_sure():
     assert without.tolist() == [True, False, False, False, False, False]
 
 
-def test_the_calibration_keeps_what_the_reader_keeps():
-    rng = np.random.default_rng(3)
-    heat = rng.uniform(0.15, 1.0, 400)
-    raw = rng.dirichlet(np.full(7, 0.3), 400)
-    finds = [pips.Find(0.0, 0.0, 20.0, 20.0, float(h)) for h in heat]
-    for faint in (FAINT, None):
-        assert kept(heat, raw, 0.3, 0.5, faint).tolist() == reader_with(faint).keep(raw, finds).tolist()
+def test_finds_under_the_faint_threshold_are_never_kept():
+    """The calibration collects finds from 0.1 up and keeps them with ``dice_kept`` too."""
+    sure = np.stack([probs_of(0.99, 0.0)] * 3)
+    keep = pips.dice_kept(np.array([0.1, 0.15, 0.3]), sure, 0.3, 0.5, FAINT)
+    assert keep.tolist() == [False, True, True]
 
 
 def test_read_asks_the_finder_for_faint_peaks_and_keeps_the_sure_ones(monkeypatch):

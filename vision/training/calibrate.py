@@ -95,11 +95,12 @@ def main(argv=None):
                     help="use this finder threshold and 'is a die' probability instead of picking "
                          "them on val (whose crowded scenes leave dice unlabelled: their finds "
                          "count as false, which pushes the pick towards missing dice)")
-    ap.add_argument("--faint", type=float, nargs=3, metavar=("FIND", "DIE_PROB", "FACE_PROB"),
+    faint_args = ap.add_mutually_exclusive_group()
+    faint_args.add_argument("--faint", type=float, nargs=3, metavar=("FIND", "DIE_PROB", "FACE_PROB"),
                     help="also keep finds whose heat is at least FIND (below the finder threshold) "
                          "when the face reader gives 'a die' at least DIE_PROB and its face at "
                          "least FACE_PROB (pips.PipReader.keep; default: as recorded)")
-    ap.add_argument("--no-faint", action="store_true", help="keep no faint finds")
+    faint_args.add_argument("--no-faint", action="store_true", help="keep no faint finds")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     settings_path = args.models / "pip_reader.json"
@@ -109,6 +110,11 @@ def main(argv=None):
         faint = dict(zip(pips.FAINT_KEYS, args.faint))
     if args.no_faint:
         faint = None
+    if faint is not None:  # before the slow part; checked again once a threshold is picked
+        try:
+            pips.check_faint(faint, args.thresholds[0] if args.thresholds else float("inf"), "--faint")
+        except ValueError as exc:
+            ap.error(str(exc))
     settings.update({"temperature": 1.0, "turns": args.turns, "find_threshold": 0.1, "min_die_prob": 0.5,
                      "confidence_knots": None, "trust": None, "faint_finds": None})
     if args.crop:
@@ -133,8 +139,11 @@ def main(argv=None):
     t = t_best
     p = pips.softmax(logits, t)
     if faint is not None:
-        pips.check_faint(faint, best_thr, "--faint")
-    keep = kept(heat, p, best_thr, best_die, faint)
+        try:
+            pips.check_faint(faint, best_thr, "--faint")
+        except ValueError as exc:
+            ap.error(str(exc))
+    keep = pips.dice_kept(heat, p, best_thr, best_die, faint)
     k = np.argmax(p[:, :6], 1)
     size = np.array([r[6] for r in rows])
     right = (k == truth)[keep]
@@ -155,18 +164,6 @@ def main(argv=None):
     print(f"temperature {t:.3f}, find_threshold {best_thr:.2f}, min_die_prob {best_die}; on val: "
           f"{sure.sum()} of {len(q)} reads >= 0.9, right {rate:.4f}; found-and-right {right.sum()}"
           f" of {sum(1 for r in collect_counts(reader))} labelled", flush=True)
-
-
-def kept(heat: np.ndarray, p: np.ndarray, find_threshold: float, min_die_prob: float,
-         faint: dict | None) -> np.ndarray:
-    """The finds the reader keeps (as ``pips.PipReader.keep``) from their heat scores and
-    face probabilities."""
-    strong = heat >= find_threshold
-    keep = strong & (1 - p[:, 6] >= min_die_prob)
-    if faint is not None:
-        keep |= (~strong & (heat >= faint["threshold"]) & (1 - p[:, 6] >= faint["die_prob"])
-                 & (p[:, :6].max(axis=1) >= faint["face_prob"]))
-    return keep
 
 
 BOX_SCENES = 80  # rendered scenes for fit_box_scale (from scenes.MEASURE_SEED: none trained on)
