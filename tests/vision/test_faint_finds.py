@@ -1,8 +1,6 @@
 """Faint finds (vision/pips.py: PipReader.keep, ``faint_finds`` in pip_reader.json): a
 heatmap peak under the finder threshold is a die only when the face reader is sure both that
 it is a die and of its face."""
-import json
-
 import numpy as np
 import pytest
 
@@ -70,12 +68,8 @@ def test_the_shipped_reader_keeps_faint_finds():
     assert faint is not None and faint["threshold"] < pips.PipReader().find_threshold
 
 
-def _models_with(tmp_path, faint):
-    for name in ("pip_finder.onnx", "pip_faces.onnx"):
-        (tmp_path / name).write_bytes((pips.MODELS / name).read_bytes())
-    (tmp_path / "pip_reader.json").write_text(json.dumps(
-        {"temperature": 1.4, "find_threshold": 0.3, "faint_finds": faint}))
-    return tmp_path
+def settings_with(faint) -> dict:
+    return {"temperature": 1.4, "find_threshold": 0.3, "faint_finds": faint}
 
 
 @pytest.mark.parametrize("faint, message", [
@@ -85,12 +79,12 @@ def _models_with(tmp_path, faint):
     ({"threshold": 0.15, "die_prob": 0.97, "face_prob": "high"}, "faint_finds.face_prob must be a number"),
     ({"threshold": 0.3, "die_prob": 0.97, "face_prob": 0.9}, "must be below find_threshold 0.3"),
 ])
-def test_bad_faint_settings_name_the_file_and_the_fault(tmp_path, faint, message):
-    models = _models_with(tmp_path, faint)
+def test_bad_faint_settings_name_the_file_and_the_fault(pip_models, faint, message):
+    models = pip_models(settings_with(faint))
     with pytest.raises(ValueError, match=message) as caught:
         pips.PipReader(models=models)
     assert str(models / "pip_reader.json") in str(caught.value)
 
 
-def test_settings_without_faint_finds_keep_none(tmp_path):
-    assert pips.PipReader(models=_models_with(tmp_path, None)).faint is None
+def test_settings_without_faint_finds_keep_none(pip_models):
+    assert pips.PipReader(models=pip_models(settings_with(None))).faint is None

@@ -54,11 +54,7 @@ def test_the_shipped_finder_records_its_box_scale():
     assert len(reader.box_scale) == 2 and all(1.0 <= v < 1.3 for v in reader.box_scale)
 
 
-def test_settings_without_a_box_scale_keep_the_finder_boxes(tmp_path):
-    for name in ("pip_finder.onnx", "pip_faces.onnx"):
-        (tmp_path / name).write_bytes((pips.MODELS / name).read_bytes())
-    settings = (pips.MODELS / "pip_reader.json").read_text()
-    data = json.loads(settings)
+def test_settings_without_a_box_scale_keep_the_finder_boxes(pip_models):
+    data = json.loads((pips.MODELS / "pip_reader.json").read_text())
     data.pop("box_scale")
-    (tmp_path / "pip_reader.json").write_text(json.dumps(data))
-    assert pips.PipReader(models=tmp_path).box_scale == (1.0, 1.0)
+    assert pips.PipReader(models=pip_models(data)).box_scale == (1.0, 1.0)

@@ -97,21 +97,14 @@ def test_the_shipped_reader_takes_the_mirrored_look():
     assert pips.PipReader().find_mirror is True
 
 
-def _models_with(tmp_path, settings_text: str):
-    for name in ("pip_finder.onnx", "pip_faces.onnx"):
-        (tmp_path / name).write_bytes((pips.MODELS / name).read_bytes())
-    (tmp_path / "pip_reader.json").write_text(settings_text)
-    return tmp_path
-
-
 @pytest.mark.parametrize("text, message", [
     ('{"temperature": 1.4, "find_threshold": 0.3, "find_mirror": "yes"}', "find_mirror must be true or false"),
     ('{"temperature": 1.4}', "no find_threshold"),
     ('{"temperature": 1.4,', "not valid JSON"),
     ('[1, 2]', "expected a JSON object"),
 ])
-def test_damaged_settings_name_the_file_and_the_fault(tmp_path, text, message):
-    models = _models_with(tmp_path, text)
+def test_damaged_settings_name_the_file_and_the_fault(pip_models, text, message):
+    models = pip_models(text)
     with pytest.raises(ValueError, match=message) as caught:
         pips.PipReader(models=models)
     assert str(models / "pip_reader.json") in str(caught.value)
@@ -122,7 +115,7 @@ def test_missing_settings_say_where_they_belong(tmp_path):
         pips.PipReader(models=tmp_path)
 
 
-def test_settings_without_find_mirror_read_with_one_look(tmp_path):
+def test_settings_without_find_mirror_read_with_one_look(pip_models):
     data = json.loads((pips.MODELS / "pip_reader.json").read_text())
     data.pop("find_mirror")
-    assert pips.PipReader(models=_models_with(tmp_path, json.dumps(data))).find_mirror is False
+    assert pips.PipReader(models=pip_models(data)).find_mirror is False

@@ -1,7 +1,6 @@
 """How the pip reader's confidence is fitted (vision/training/calibrate.py) and applied
 (vision/pips.py): monotone, selective at 0.9, never more sure than the validation reads."""
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -70,19 +69,16 @@ def test_thresholds_keep_the_right_reads_and_drop_false_finds():
     p[130:, 6] = 0.94               # the face reader says: no die
     p /= p.sum(axis=1, keepdims=True)
     thr, die_prob = pick_thresholds(heat, p, truth)
-    keep = (heat >= thr) & (1 - p[:, 6] >= die_prob)
+    keep = pips.dice_kept(heat, p, thr, die_prob, None)
     assert keep[:100].all() and not keep[100:].any()
     assert thr >= 0.35
 
 
-def test_reader_applies_the_fitted_curve(tmp_path):
-    for name in ("pip_finder.onnx", "pip_faces.onnx", "pip_reader.json"):
-        shutil.copy(pips.MODELS / name, tmp_path / name)
-    settings = json.loads((tmp_path / "pip_reader.json").read_text())
+def test_reader_applies_the_fitted_curve(pip_models):
+    settings = json.loads((pips.MODELS / "pip_reader.json").read_text())
     settings["trust"] = None
     settings["confidence_knots"] = [[0.0, 0.0], [0.5, 0.2], [1.0, 0.6]]
-    (tmp_path / "pip_reader.json").write_text(json.dumps(settings))
-    reader = pips.PipReader(models=tmp_path)
+    reader = pips.PipReader(models=pip_models(settings))
     probs = np.array([[0.75, 0.1, 0.05, 0.05, 0.03, 0.01, 0.01]])
     find = pips.Find(10, 10, 30, 30, 0.9)
     assert reader.confidences(probs, [find])[0] == pytest.approx(0.4)

@@ -110,11 +110,16 @@ def main(argv=None):
         faint = dict(zip(pips.FAINT_KEYS, args.faint))
     if args.no_faint:
         faint = None
-    if faint is not None:  # before the slow part; checked again once a threshold is picked
-        try:
-            pips.check_faint(faint, args.thresholds[0] if args.thresholds else float("inf"), "--faint")
-        except ValueError as exc:
-            ap.error(str(exc))
+
+    def check_faint(find_threshold: float) -> None:
+        if faint is not None:
+            try:
+                pips.check_faint(faint, find_threshold, "--faint")
+            except ValueError as exc:
+                ap.error(str(exc))
+
+    # before the slow part; checked again below once a threshold is picked
+    check_faint(args.thresholds[0] if args.thresholds else float("inf"))
     settings.update({"temperature": 1.0, "turns": args.turns, "find_threshold": 0.1, "min_die_prob": 0.5,
                      "confidence_knots": None, "trust": None, "faint_finds": None})
     if args.crop:
@@ -138,11 +143,7 @@ def main(argv=None):
     best_thr, best_die = args.thresholds or pick_thresholds(heat, p, truth)
     t = t_best
     p = pips.softmax(logits, t)
-    if faint is not None:
-        try:
-            pips.check_faint(faint, best_thr, "--faint")
-        except ValueError as exc:
-            ap.error(str(exc))
+    check_faint(best_thr)
     keep = pips.dice_kept(heat, p, best_thr, best_die, faint)
     k = np.argmax(p[:, :6], 1)
     size = np.array([r[6] for r in rows])
