@@ -443,13 +443,14 @@ def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) ->
     Stored in ``data``, replacing an earlier demo's; returns its self-check (examples read
     right when left out, examples)."""
     from host.commands.teach import MIN_PHOTOS, CameraSession, capture_examples
+    from host.teach_console import TeachConsole
     from vision import dicesets, sources
     faces = list(dicesets.FACE_SETS[dice_set])
     script = [(face,) for face in faces for _ in range(shots)]
     session = CameraSession(sources.parse_spec(f"synthetic:{seed}"), dice_set, script)
     try:
         session.learn_background()
-        examples = capture_examples(session, faces, shots, interactive=False, say=lambda _: None)
+        examples = capture_examples(session, faces, shots, TeachConsole.silent())
     finally:
         session.close()
     dicesets.save_set(dice_set, examples, data, replace=True, min_examples=MIN_PHOTOS)

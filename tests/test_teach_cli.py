@@ -1,6 +1,8 @@
 """`dicewatch teach`: from a folder of photos, at the (synthetic) camera, and every bad input."""
 from __future__ import annotations
 
+import io
+
 import cv2
 import numpy as np
 import pytest
@@ -255,6 +257,7 @@ def test_a_die_off_the_mat_is_pointed_out_while_teaching():
     """The calibrated tray's finder looks only at the mat's areas: a die put down beside the
     mat is not taken silently as an empty tray."""
     from host.commands.teach import CameraSession, CaptureError, capture_examples
+    from host.teach_console import TeachConsole
     from vision import sources, synth
     session = CameraSession(sources.parse_spec("synthetic:3"), "jingle-bell-roll", script=[])
     session.learn_background()
@@ -263,8 +266,8 @@ def test_a_die_off_the_mat_is_pointed_out_while_teaching():
     beside, _ = table.draw([synth.DiePose(face="BELL", x=x, y=y, yaw=10, style=session.camera.set_style)],
                            "jingle-bell-roll", np.random.default_rng(1))
     session.settled = lambda: iter([beside] * 3)
-    said = []
+    said = io.StringIO()
     with pytest.raises(CaptureError, match="after 0 picture"):
-        capture_examples(session, ["BELL", "GIFT"], 5, interactive=False, say=said.append)
-    assert sum("outside the mat's rolling and keep areas" in line for line in said) == 3
+        capture_examples(session, ["BELL", "GIFT"], 5, TeachConsole(out=said))
+    assert sum("outside the mat's rolling and keep areas" in line for line in said.getvalue().splitlines()) == 3
     session.close()

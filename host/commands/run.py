@@ -163,8 +163,9 @@ def load_calibration(name: str):
     return None
 
 
-def make_display(config: DeviceConfig):
-    """The e-ink presenter, or None. A missing HAT is reported and falls back to PNG files."""
+def make_display(config: DeviceConfig, *, command: str = NAME):
+    """The e-ink presenter, or None. A missing HAT is reported (as ``dicewatch COMMAND``) and
+    falls back to PNG files."""
     from host.eink import EinkScreen, InkyPanel, PngPanel
     if config.display == "none":
         return None
@@ -173,11 +174,11 @@ def make_display(config: DeviceConfig):
         try:
             return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval, background=True)
         except RuntimeError as exc:
-            print(f"dicewatch run: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
+            print(f"dicewatch {command}: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
     return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)
 
 
-def make_devices(config: DeviceConfig, post):
+def make_devices(config: DeviceConfig, post, *, command: str = NAME):
     """The GPIO parts, or None when switched off or when this machine has no GPIO."""
     if not config.gpio:
         return None
@@ -188,12 +189,12 @@ def make_devices(config: DeviceConfig, post):
             warnings.simplefilter("ignore")  # gpiozero warns once per pin library it cannot load
             return TableDevices(pins, on_command=post)
     except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds when no GPIO is found
-        print(f"dicewatch run: no GPIO here ({type(exc).__name__}: {exc}); running without the status light, "
+        print(f"dicewatch {command}: no GPIO here ({type(exc).__name__}: {exc}); running without the status light, "
               "bar, buzzer, buttons and knob (use --no-gpio to silence this)", file=sys.stderr)
         return None
 
 
-def make_panel(config: DeviceConfig, post):
+def make_panel(config: DeviceConfig, post, *, command: str = NAME):
     """The Pico table panel on a serial port (host/panel.py), or None."""
     if not config.panel:
         return None
@@ -204,7 +205,7 @@ def make_panel(config: DeviceConfig, post):
     try:
         return panel.open_panel(config.panel, on_command=post)
     except Exception as exc:  # noqa: BLE001 - a missing panel must not stop the game
-        print(f"dicewatch run: table panel on {config.panel} not available ({exc}); going on without it",
+        print(f"dicewatch {command}: table panel on {config.panel} not available ({exc}); going on without it",
               file=sys.stderr)
         return None
 

@@ -14,6 +14,10 @@ and moved around, under the light you play in, read best.
 At the camera: clear the tray, then show each face in turn as asked; after each picture
 move or turn the die (it takes a picture each time the die lies still again). At the end
 roll all the dice together and check the read. `synthetic` films rendered dice.
+On the box (a config file with [device] display and gpio, or --display) the questions
+are also on the e-ink screen, the status light blinks while one waits, the buzzer ticks
+for each picture, and the buttons answer: Score (or the knob's push) = ready / yes,
+Undo = stop / no; on a terminal, Enter and q.
 
 The set is stored in the data directory (`dicewatch dice list`) and read with
 `dicewatch read --dice NAME`. The built-in jingle-bell-roll and christmas-romance sets come
@@ -51,6 +55,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"at least {MIN_PHOTOS})")
     parser.add_argument("--replace", action="store_true",
                         help="replace a die set of that name (taught or built-in)")
+    box = parser.add_argument_group("the box's screen and buttons (camera only)")
+    box.add_argument("--config", metavar="FILE",
+                     help="config file whose [device] display, gpio and panel are used (default: "
+                          "$DICEWATCH_HOME/config.toml, else /etc/dicewatch/config.toml; "
+                          "with neither, the terminal only)")
+    box.add_argument("--display", choices=("inky", "png", "none"),
+                     help="also ask on this e-ink backend (default: the config's)")
+    box.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
+    box.add_argument("--no-gpio", action="store_true", help="no status light, buzzer, buttons or knob")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     if args.folder is not None:
         if args.faces:
             raise UsageError("--faces is for --camera; with --from the face names are the folder names")
+        box_flags = [flag for flag, given in (("--config", args.config), ("--display", args.display),
+                                               ("--png-dir", args.png_dir), ("--no-gpio", args.no_gpio)) if given]
+        if box_flags:
+            raise UsageError(f"{', '.join(box_flags)}: for teaching at the camera (--camera) only")
         try:
             examples = examples_from_folder(args.folder)
         except TeachInputError as exc:
@@ -314,41 +331,38 @@ def tray_finder_for(empty_frames):
         return None
 
 
-def _say(message: str) -> None:
-    print(message, flush=True)
-
-
 class CaptureError(Exception):
     """The camera stopped before it had enough pictures of a face."""
 
 
-def capture_examples(session: CameraSession, faces: list[str], shots: int, interactive: bool,
-                     say=_say) -> dict[str, list] | None:
+def capture_examples(session: CameraSession, faces: list[str], shots: int, console) -> dict[str, list] | None:
     """Each face in turn: ask for one die showing it, take ``shots`` pictures of it, one each
     time it lies still again (the die found by ``session.boxes``).
-    Returns the crops per face, or None if the user typed q; ``say`` reports progress."""
+    Returns the crops per face, or None if the player stopped; ``console`` (a
+    host.teach_console.TeachConsole) asks and reports progress."""
     from vision import taught
     examples: dict[str, list] = {}
     for n, face in enumerate(faces, 1):
-        if ask(f"Face {n} of {len(faces)}: put ONE die in the tray with {face} on top. "
-               f"I take {shots} pictures; after each, move or turn the die.", interactive, say) == "q":
+        if not console.ask(f"Face {n} of {len(faces)}: {face}",
+                           [f"Put ONE die in the tray with {face} on top.",
+                            f"I take {shots} pictures; after each, move or turn the die."]):
             return None
         crops, n_seen = [], 0
         for frame in session.settled():
             boxes = session.boxes(frame)
             if not boxes:
                 if session.off_the_mat(frame):
-                    say("  I see something outside the mat's rolling and keep areas; "
-                        "put the die on the mat's rolling area")
+                    console.say("I see something outside the mat's rolling and keep areas; "
+                                "put the die on the mat's rolling area")
                 continue  # else the empty tray lying still
             n_seen += 1
             if len(boxes) != 1:
-                say(f"  I see {len(boxes)} dice; leave exactly one die in the tray")
+                console.say(f"I see {len(boxes)} dice; leave exactly one die in the tray")
                 continue
             x, y, w, h = boxes[0]
             # the camera over the tray: a box's extra height is shadow, not a slanted view
             crops.append(taught.face_crop(frame, x, y, w, h, shift=0.0))
-            say(f"  {face}: picture {len(crops)} of {shots}")
+            console.say(f"{face}: picture {len(crops)} of {shots}", picture=True)
             if len(crops) >= shots or (session.synthetic and n_seen >= shots):
                 break
         if len(crops) < MIN_PHOTOS:
@@ -358,14 +372,46 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, inter
     return examples
 
 
-def ask(prompt: str, interactive: bool, say=None) -> str:
-    (say or _say)(prompt)
-    if not interactive:
-        return ""
+def teach_console(args: argparse.Namespace, synthetic: bool):
+    """The console teaching at the camera talks through: the terminal, plus the box's e-ink
+    screen, lights, buzzer and buttons as the config file (or the flags) set them up. Without
+    a config file and flags: the terminal only (a laptop with a webcam)."""
+    from dataclasses import replace
+    from host.commands.run import make_devices, make_display, make_panel
+    from host.config import ConfigError, DeviceConfig, load_config
+    from host.paths import default_config_file
+    from host.presenters import DevicePresenter
+    from host.teach_console import TeachConsole
+
+    path = Path(args.config) if args.config else default_config_file()
     try:
-        return input("  press Enter when ready (or type q to stop) ").strip().lower()
-    except EOFError:
-        return ""
+        _, config = load_config(path)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if path is None:  # no box configured: only what the flags ask for
+        config = replace(config, display="none", gpio=False, panel="")
+    changes = {key: value for key, value in (("display", args.display), ("png_dir", args.png_dir)) if value}
+    if args.no_gpio:
+        changes["gpio"] = False
+    config = replace(config, **changes)
+    terminal = not synthetic and sys.stdin.isatty()
+    console = TeachConsole(read_terminal=terminal)
+    display = make_display(config, command=NAME)
+    if display is not None:
+        console.presenters.append(display)
+    try:
+        devices = make_devices(config, console.post, command=NAME)
+    except ConfigError as exc:  # the pin map is broken
+        console.close()
+        raise UsageError(str(exc)) from None
+    if devices is not None:
+        console.presenters.append(DevicePresenter(devices))
+    panel = make_panel(config, console.post, command=NAME)
+    if panel is not None:
+        console.presenters.append(panel)
+    # the synthetic camera plays its script whatever is pressed: nothing to wait for
+    console.wait = not synthetic and (terminal or devices is not None or panel is not None)
+    return console, devices
 
 
 def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
@@ -376,59 +422,80 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
     except sources.CameraSpecError as exc:
         raise UsageError(str(exc)) from None
     render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
-    interactive = spec.kind != "synthetic" and sys.stdin.isatty()
-    check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
-    script = None
+    check_roll, script = [], None
     if spec.kind == "synthetic":  # what a user would do: each face `shots` times, then a mixed roll
+        check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
         script = [(face,) for face in faces for _ in range(args.shots)] + [tuple(check_roll)]
+    console, devices = teach_console(args, spec.kind == "synthetic")
     try:
-        session = CameraSession(spec, render_set, script)
-    except sources.SourceError as exc:
-        print(f"dicewatch teach: {exc}", file=sys.stderr)
-        return 1
-    try:
-        if ask("Clear the tray: no dice, no hands (the empty tray is the background).",
-               interactive) == "q":
-            return 1
-        session.learn_background()
         try:
-            examples = capture_examples(session, faces, args.shots, interactive)
-        except CaptureError as exc:
+            session = CameraSession(spec, render_set, script)
+        except sources.SourceError as exc:
+            console.finish("Camera not available", [str(exc)])
             print(f"dicewatch teach: {exc}", file=sys.stderr)
             return 1
-        if examples is None:
+        try:
+            return teach_with(session, console, args, faces, data, check_roll)
+        except sources.SourceError as exc:
+            console.finish("Camera lost", [str(exc)])
+            print(f"dicewatch teach: {exc}", file=sys.stderr)
             return 1
-        status = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
-        if status:
-            return status
-        # the self-check: a mixed roll, read with the new set
-        finder = session.tray_finder or _finder() or (lambda f: taught.find_by_background(f, session.background))
-        reader = taught.TaughtReader(dicesets.load_model(args.dice, data), args.dice, finder)
-        if ask("Self-check: roll all the dice together (a mixed roll) and let them settle.",
-               interactive) == "q":
-            return 0
-        for frame in session.settled():
-            roll = reader(frame)
-            if not roll.dice:
-                continue
-            read = " ".join(d.face + ("?" if d.confidence < 0.9 else "") for d in roll.dice)
-            print(f"read: {read}  ({len(roll.dice)} dice, {len(roll.uncertain())} unsure)")
-            if session.synthetic:
-                right = sum(min(roll.faces.count(f), check_roll.count(f)) for f in set(check_roll))
-                print(f"self-check: {right} of {len(check_roll)} dice read right "
-                      f"(rolled {' '.join(sorted(check_roll))})")
-            elif interactive:
-                try:
-                    answer = input("  is that right? [y/n] ").strip().lower()
-                except EOFError:
-                    answer = ""
-                if answer.startswith("n"):
-                    print("  teach again with --replace: more pictures, turned and moved, "
-                          "under the light you play in, help")
-            break
-        return 0
-    except sources.SourceError as exc:
+        finally:
+            session.close()
+    finally:
+        console.close()
+        if devices is not None:
+            devices.close()
+
+
+def teach_with(session: CameraSession, console, args: argparse.Namespace, faces: list[str], data,
+               check_roll: list[str]) -> int:
+    """Teaching at the camera, once the camera and the console are open: the empty tray, each
+    face's pictures, storing the set, and the self-check roll."""
+    from vision import dicesets, taught
+    if not console.ask("Clear the tray", ["No dice, no hands: the empty tray is the background."]):
+        console.finish("Stopped", ["nothing was taught"])
+        return 1
+    session.learn_background()
+    try:
+        examples = capture_examples(session, faces, args.shots, console)
+    except CaptureError as exc:
+        console.finish("Not taught", [str(exc)])
         print(f"dicewatch teach: {exc}", file=sys.stderr)
         return 1
-    finally:
-        session.close()
+    if examples is None:
+        console.finish("Stopped", ["nothing was taught"])
+        return 1
+    status = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
+    if status:
+        console.finish("Not taught", ["see the terminal for why"], terminal=False)
+        return status
+    model = dicesets.load_model(args.dice, data)
+    right, total = model.self_check
+    # the self-check: a mixed roll, read with the new set
+    finder = session.tray_finder or _finder() or (lambda f: taught.find_by_background(f, session.background))
+    reader = taught.TaughtReader(model, args.dice, finder)
+    if not console.ask("Self-check: roll all the dice", ["Roll them together (a mixed roll) and let them settle."]):
+        console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out"],
+                       terminal=False)
+        return 0
+    verdict = None
+    for frame in session.settled():
+        roll = reader(frame)
+        if not roll.dice:
+            continue
+        verdict = console.confirm("Self-check: is this right?", roll.faces,
+                                  [d.confidence for d in roll.dice], args.dice)
+        if session.synthetic:
+            right_dice = sum(min(roll.faces.count(f), check_roll.count(f)) for f in set(check_roll))
+            print(f"self-check: {right_dice} of {len(check_roll)} dice read right "
+                  f"(rolled {' '.join(sorted(check_roll))})")
+        break
+    if verdict is False:
+        advice = "teach again with --replace: more pictures, turned and moved, under the light you play in"
+        print(f"  {advice}")
+        console.finish(f"Taught {args.dice}, but misread", [advice], terminal=False)
+    else:
+        console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out",
+                                               f"read with --dice {args.dice}"], terminal=False)
+    return 0
