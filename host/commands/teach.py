@@ -4,6 +4,7 @@ examples:
   dicewatch teach --dice my-dice --from photos/          # photos/MILK/*.jpg, photos/BELL/*.jpg, ...
   dicewatch teach --dice jingle-bell-roll --from photos/ --replace
   dicewatch teach --dice my-dice --camera opencv:0 --faces SUN,MOON,STAR,TREE,CAT,DOG
+  dicewatch teach --dice jingle-bell-roll --camera picamera --replace   # on the box
   dicewatch teach --dice jingle-bell-roll --camera synthetic --replace
 
 From a folder: DIR/<FACE>/ holds photos with that face on top, one die in each: either
@@ -26,6 +27,7 @@ taught from drawn stand-in icons: re-teach them with your real dice using --repl
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -427,6 +429,9 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
         check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
         script = [(face,) for face in faces for _ in range(args.shots)] + [tuple(check_roll)]
     console, devices = teach_console(args, spec.kind == "synthetic")
+    # SIGTERM (systemd, kill) ends teaching like Ctrl-C: the finally blocks put the display
+    # to sleep, switch the lights off and release the camera
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         try:
             session = CameraSession(spec, render_set, script)
@@ -442,10 +447,19 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
             return 1
         finally:
             session.close()
+    except KeyboardInterrupt:
+        console.finish("Stopped", ["nothing more was taught"])
+        print("dicewatch teach: stopped", file=sys.stderr)
+        return 130
     finally:
+        signal.signal(signal.SIGTERM, previous)
         console.close()
         if devices is not None:
             devices.close()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def teach_with(session: CameraSession, console, args: argparse.Namespace, faces: list[str], data,

@@ -177,3 +177,21 @@ def test_teaching_at_the_box_answered_with_its_buttons(tmp_path, mock_factory, d
     assert dicesets.load_set("sweets", dicewatch_home).faces == ("MILK", "BELL")
     names = sorted(p.name for p in (tmp_path / "screens").glob("*.png"))
     assert any("-roll-" in name for name in names) and len(names) > 5
+
+
+def test_stopping_teaching_puts_the_box_back(tmp_path, mock_factory, monkeypatch, capsys):
+    """Ctrl-C or SIGTERM (raised as KeyboardInterrupt) mid-teaching: exit 130, the screen says
+    so, and every GPIO pin is released (the box can be opened again at once)."""
+    from host.commands import teach
+
+    def interrupted(self):
+        teach._interrupt(15, None)
+
+    monkeypatch.setattr(teach.CameraSession, "learn_background", interrupted)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[device]\ngpio = true\ndisplay = "png"\npng_dir = "{tmp_path / "screens"}"\n')
+    assert cli.main(["teach", "--dice", "jingle-bell-roll", "--camera", "synthetic:2", "--replace",
+                     "--config", str(config)]) == 130
+    assert "stopped" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "screens").glob("*.png"))[-1].endswith("prompt-full.png")
+    TableDevices(pins_for(), on_command=print, pin_factory=mock_factory).close()
