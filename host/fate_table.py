@@ -263,6 +263,8 @@ class FateLoop(TableLoop):
                     parts.append(f"roll {dice}")
                     label = ", ".join(parts)
                     items.append(MenuItem(label[:1].upper() + label[1:], event))
+        if self.teach_dice is not None:  # between turns: the dice may be taught again
+            items.append(MenuItem("Teach the dice", "teach"))
         return Menu("declare", f"{state.current_player}: before rolling", tuple(items))
 
     def turn_menu(self) -> Menu:
@@ -475,6 +477,8 @@ class FateLoop(TableLoop):
             self.show_home()
         elif value == "undo":
             self._undo()
+        elif value == "teach":
+            self._teach()
         elif value == "correct":
             faces = self._dice_of_last()
             self._open(Menu("which-die", "Correct which die?",

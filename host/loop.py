@@ -235,6 +235,11 @@ class TableLoop:
     :param confidence: dice read below this are flagged for a person to confirm.
     :param choose_characters: ask each player for a character card before the first roll.
     :param clock: seconds, for the back-off and the e-ink coalescing (the demo's is simulated).
+
+    ``teach_dice``, when set (``dicewatch run`` sets it), is offered between turns as the knob
+    menu's "Teach the dice": called with the loop, it teaches the game's dice at the camera
+    (the camera is closed first and reopened after), asking on this loop's presenters and
+    answered through this loop's commands, and returns the watcher that reads the new set.
     """
 
     def __init__(self, table: StoredSession, *, presenters: Sequence = (), watcher=None,
@@ -269,6 +274,7 @@ class TableLoop:
         self.setup_done = not choose_characters or not self._can_choose()
         self._last_status: Status | None = None
         self.showing_error = False
+        self.teach_dice: Callable[["TableLoop"], Any] | None = None
 
     # -- shortcuts ---------------------------------------------------------------------------
     @property
@@ -414,7 +420,7 @@ class TableLoop:
                 if self.state.is_over:
                     self.show_home()
                     return
-                self.menu = table_menu(self.state)
+                self.menu = table_menu(self.state, can_teach=self.teach_dice is not None and self.state.roll_number == 0)
                 self._show(menu_screen(self.menu))
                 self._status(ATTENTION)
             return
@@ -456,6 +462,8 @@ class TableLoop:
                 self._show(scoreboard_screen(self.state, self.game))
             elif value == "undo":
                 self._undo()
+            elif value == "teach":
+                self._teach()
             else:
                 self.show_home()
         elif menu.kind == "which-die":
@@ -470,6 +478,22 @@ class TableLoop:
         elif menu.kind == "fix":
             self.menu = None
             self._fix_accepted_die(menu.context, value)
+
+    def _teach(self) -> None:
+        """Teach the game's dice at the box ("Teach the dice" in the knob menu): the loop
+        stands still while ``teach_dice`` has the camera, the screen and the buttons."""
+        self._close_camera()
+        try:
+            watcher = self.teach_dice(self)
+        except Exception as exc:  # noqa: BLE001 - the game goes on with the dice it had
+            log.exception("teaching the dice failed")
+            self._last_status = None
+            self._error("Teaching failed", f"{type(exc).__name__}: {exc}", "the game goes on with the old dice")
+            return
+        if watcher is not None:
+            self.watcher = watcher
+        self._last_status = None  # teaching drove the lights itself
+        self.show_home()
 
     def _face_names(self) -> tuple[str, ...]:
         from rules.dice import faces_of

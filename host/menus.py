@@ -11,7 +11,7 @@ the Jingle Bell Roll menus from the rules' state:
   card, the letter taken and its effect, the letter it covers; it ends with the
   ``score`` event;
 * :func:`table_menu`: the knob's menu during a turn (score, correct a die, re-roll one die
-  with an ability, undo).
+  with an ability, undo; between turns, teach the dice).
 
 Everything here is pure: menus are data, and choosing returns the next menu or a result.
 """
@@ -89,8 +89,9 @@ def face_menu(die_number: int, read_face: str, confidence: float, faces: Sequenc
 
 # -- during a turn -------------------------------------------------------------------------------
 
-def table_menu(state) -> Menu:
-    """The knob's menu during a turn."""
+def table_menu(state, *, can_teach: bool = False) -> Menu:
+    """The knob's menu during a turn; ``can_teach``: offer to teach the game's dice at the
+    box (the loop offers it between turns, when the box knows how)."""
     items = []
     if state.can_score:
         items.append(MenuItem("Score now", "score"))
@@ -99,6 +100,8 @@ def table_menu(state) -> Menu:
             items.append(MenuItem(f"Re-roll one die with {source}", ("reroll", source)))
     items.append(MenuItem("Scoreboard", "scoreboard"))
     items.append(MenuItem("Undo the last event", "undo"))
+    if can_teach:
+        items.append(MenuItem("Teach the dice", "teach"))
     items.append(MenuItem("Back", BACK))
     return Menu("table", f"{state.current_player}: menu", tuple(items))
 

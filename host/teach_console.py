@@ -47,11 +47,15 @@ class TeachConsole:
     :param out: where the terminal lines go (default stdout; None-like ``False``: nowhere).
     :param read_terminal: also take answers typed on the terminal (stdin is a tty).
     :param clock: time source for the presenters' ``tick``.
+    :param stop: an event that, once set (the table loop's SIGTERM), answers every question
+        with "stop" and ends the picture taking (``stopping``).
     """
 
     def __init__(self, presenters: Sequence = (), *, wait: bool = False, out: TextIO | bool | None = None,
-                 read_terminal: bool = False, clock: Callable[[], float] = time.monotonic):
+                 read_terminal: bool = False, clock: Callable[[], float] = time.monotonic,
+                 stop: threading.Event | None = None):
         self.presenters = list(presenters)
+        self.stop = stop or threading.Event()
         self.wait = wait
         self.out = None if out is False else (out or sys.stdout)
         self.read_terminal = read_terminal
@@ -87,6 +91,8 @@ class TeachConsole:
         self._status(Status(light=ATTENTION, sound="attention"))
         while True:
             self._tick()
+            if self.stopping:
+                return STOP
             try:
                 command = self.commands.get(timeout=poll)
             except queue.Empty:
@@ -94,6 +100,11 @@ class TeachConsole:
             if command in ANSWERS:
                 self._status(Status(light=WAITING))
                 return ANSWERS[command]
+
+    @property
+    def stopping(self) -> bool:
+        """The box is shutting down: stop taking pictures, answer nothing more."""
+        return self.stop.is_set()
 
     # -- outputs -----------------------------------------------------------------------------------
 

@@ -253,6 +253,10 @@ def play(args) -> int:
     loop = loop_class(table, presenters=presenters,
                       watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
                       confidence=config.confidence, retry_max=config.camera_retry_max, **extra)
+    if dice_set != "d6-pips":  # custom dice can be taught again from the knob menu, between turns
+        from host.commands.teach import box_teacher
+        loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
+            dice_reader(dice_set, data_dir(), calibration), calibration=calibration, overlay_dir=overlay_dir))
     try:
         devices = make_devices(config, loop.post)
     except ConfigError as exc:

@@ -351,6 +351,8 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, conso
             return None
         crops, n_seen = [], 0
         for frame in session.settled():
+            if console.stopping:
+                return None
             boxes = session.boxes(frame)
             if not boxes:
                 if session.off_the_mat(frame):
@@ -513,3 +515,39 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
         console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out",
                                                f"read with --dice {args.dice}"], terminal=False)
     return 0
+
+
+# --------------------------------------------------------------------------- from the table loop
+
+def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEFAULT_SHOTS):
+    """The table loop's "Teach the dice" (``TableLoop.teach_dice``): teach ``dice_set`` again
+    at ``camera`` (a --camera spec) with the loop's screen and buttons, store it in ``data``
+    (replacing the set), and return ``make_watcher()``, which reads with the new set.
+    Stopped or failed teaching leaves the old set, and returns None (the loop keeps its own)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+    from vision import dicesets, sources
+    from host.teach_console import TeachConsole
+
+    def teach_dice(loop):
+        spec = sources.parse_spec(camera)
+        synthetic = spec.kind == "synthetic"
+        faces = list(dicesets.load_set(dice_set, data).faces)
+        check_roll, script = [], None
+        if synthetic:
+            check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
+            script = [(face,) for face in faces for _ in range(shots)] + [tuple(check_roll)]
+        # the loop's presenters already print every screen on the terminal
+        console = TeachConsole(loop.presenters, wait=not synthetic, out=False, clock=loop.clock,
+                               stop=loop.stop_requested)
+        console.commands = loop.commands  # the buttons, knob and panel post to the loop
+        session = CameraSession(spec, _synthetic_set(dice_set, faces) if synthetic else None, script)
+        try:
+            args = SimpleNamespace(dice=dice_set, shots=shots, replace=True, camera=camera)
+            status = teach_with(session, console, args, faces, data, check_roll)
+        finally:
+            session.close()
+        return make_watcher() if status == 0 else None
+
+    return teach_dice

@@ -316,3 +316,17 @@ def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_ho
         (info,) = store.list()
         assert info.game == "christmas-romance" and info.players == ("Player",)
         assert store.header(info.id)["setup"]["mode"] == "solo"
+
+
+def test_the_dice_can_be_taught_again_before_a_turn(store):
+    """"Teach the dice" in the before-rolling menu, when the box knows how (dicewatch run sets
+    ``teach_dice``): the reader it returns reads from then on."""
+    loop, screen = make_loop(store)
+    loop.watcher = "old watcher"
+    loop.handle("push")
+    assert "teach" not in [item.value for item in loop.menu.items]  # no teacher: not offered
+    loop.handle("undo")
+    calls = []
+    loop.teach_dice = lambda lp: calls.append(lp) or "new watcher"
+    choose(loop, lambda v: v == "teach")
+    assert calls == [loop] and loop.watcher == "new watcher" and loop.menu is None
