@@ -280,6 +280,7 @@ class CameraSession:
         self.background = None
         self.tray_finder = None
         self._stream = None
+        self.stop = None  # an Event: once set, the settled frames end (the table loop's SIGTERM)
 
     def learn_background(self) -> None:
         import numpy as np
@@ -314,6 +315,8 @@ class CameraSession:
         from vision.settle import SettleGate
         gate = SettleGate(background=self.background, report_first=True)
         for image, t in self.camera:
+            if self.stop is not None and self.stop.is_set():
+                return
             settle = gate.update(image, t)
             if settle is not None:
                 yield settle.image
@@ -369,6 +372,8 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, conso
             console.say(f"{face}: picture {len(crops)} of {shots}", picture=True)
             if len(crops) >= shots or (session.synthetic and n_seen >= shots):
                 break
+        if console.stopping:  # the box is shutting down (the camera's frames ended for that)
+            return None
         if len(crops) < MIN_PHOTOS:
             raise CaptureError(f"the camera stopped after {len(crops)} picture(s) of {face}; "
                                f"at least {MIN_PHOTOS} needed")
@@ -543,6 +548,7 @@ def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEF
                                stop=loop.stop_requested)
         console.commands = loop.commands  # the buttons, knob and panel post to the loop
         session = CameraSession(spec, _synthetic_set(dice_set, faces) if synthetic else None, script)
+        session.stop = loop.stop_requested
         try:
             args = SimpleNamespace(dice=dice_set, shots=shots, replace=True, camera=camera)
             status = teach_with(session, console, args, faces, data, check_roll)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import cv2
 import pytest
@@ -13,6 +14,7 @@ from host.session_store import SessionStore
 from rules import get_game
 from vision import dicesets
 from vision.roll import Die, Roll
+from vision.sources import Frame, FrameSource
 
 GAME = get_game("jingle-bell-roll")
 FIRST = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
@@ -99,8 +101,17 @@ def test_undo_at_the_first_question_stops_and_keeps_the_old_dice(table, dicewatc
     loop, screen = make_loop(table, box_teacher(f"frames:{frames}", "jingle-bell-roll", dicewatch_home,
                                                 lambda: "new watcher"))
     before = dicesets.load_set("jingle-bell-roll", dicewatch_home).origin
-    threading.Timer(0.3, loop.post, ("undo",)).start()  # the player presses Undo at the question
-    open_teaching(loop)
+    done = threading.Event()
+
+    def player():  # presses Undo until teaching is over (a press before a question is not an answer)
+        while not done.wait(0.05):
+            loop.post("undo")
+
+    threading.Thread(target=player, daemon=True).start()
+    try:
+        open_teaching(loop)
+    finally:
+        done.set()
     assert [s.title for s in screen.screens][-3:-1] == ["Clear the tray", "Stopped"]
     assert loop.watcher == "old watcher" and screen.screens[-1].kind == "scoreboard"
     assert dicesets.load_set("jingle-bell-roll", dicewatch_home).origin == before
@@ -118,3 +129,44 @@ def test_the_whole_teaching_at_the_synthetic_camera(table, dicewatch_home):
     stored = dicesets.load_set("jingle-bell-roll", dicewatch_home)
     assert all(len(stored.examples[f]) == 5 for f in stored.faces)
     assert screen.screens[-1].kind == "scoreboard"
+
+
+class EmptyTray(FrameSource):
+    """A live camera over an empty tray: the same picture, 30 a second, for ever."""
+
+    def __init__(self, image):
+        self.image, self.count = image, 0
+
+    def read(self):
+        time.sleep(1 / 300)  # a little slower than the loop would like, as a camera is
+        self.count += 1
+        return Frame(self.image, self.count / 30)
+
+
+def test_sigterm_while_teaching_waits_for_no_die(table, dicewatch_home, monkeypatch):
+    """The service is stopped while the box waits for a die in an empty tray: teaching ends
+    there (the settle gate never reports an empty tray twice, so without the stop it would
+    wait for ever), says so, and the game keeps its old dice."""
+    from vision import sources
+    with sources.SyntheticCamera(1, script=[], dice_set="jingle-bell-roll", lead_in=0.2) as camera:
+        empty = next(iter(camera)).image
+    tray = EmptyTray(empty)
+    monkeypatch.setattr(sources, "open_source", lambda spec, **_: tray)
+    loop, screen = make_loop(table, box_teacher("opencv:9", "jingle-bell-roll", dicewatch_home,
+                                                lambda: "new watcher"))
+
+    def player_then_sigterm():
+        # Score to the questions (the tray is clear; a MILK die is coming) until the box has
+        # watched the empty tray for two seconds of frames, then the service is stopped
+        while tray.count < 60 and not loop.stop_requested.wait(0.05):
+            loop.post("score")
+        loop.request_stop()
+
+    player = threading.Thread(target=player_then_sigterm, daemon=True)
+    player.start()
+    open_teaching(loop)
+    player.join()
+    assert tray.count >= 60  # it was watching the tray when the stop came
+    assert loop.watcher == "old watcher"
+    titles = [s.title for s in screen.screens]
+    assert "Face 1 of 6: MILK" in titles and titles[-2] == "Stopped"
