@@ -387,7 +387,7 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     a config file and flags: the terminal only (a laptop with a webcam)."""
     from dataclasses import replace
     from host.commands.run import make_devices, make_display, make_panel
-    from host.config import ConfigError, DeviceConfig, load_config
+    from host.config import ConfigError, load_config
     from host.paths import default_config_file
     from host.presenters import DevicePresenter
     from host.teach_console import TeachConsole
@@ -423,18 +423,24 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     return console, devices
 
 
-def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
+def synthetic_script(spec, faces: list[str], shots: int) -> tuple[list[str], list | None]:
+    """For the synthetic camera, what a player would do: each face ``shots`` times, then a
+    mixed roll (its faces, for the self-check, and the camera's script); else ([], None)."""
     import numpy as np
-    from vision import dicesets, sources, taught
+    if spec.kind != "synthetic":
+        return [], None
+    check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
+    return check_roll, [(face,) for face in faces for _ in range(shots)] + [tuple(check_roll)]
+
+
+def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
+    from vision import sources
     try:
         spec = sources.parse_spec(args.camera)
     except sources.CameraSpecError as exc:
         raise UsageError(str(exc)) from None
     render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
-    check_roll, script = [], None
-    if spec.kind == "synthetic":  # what a user would do: each face `shots` times, then a mixed roll
-        check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
-        script = [(face,) for face in faces for _ in range(args.shots)] + [tuple(check_roll)]
+    check_roll, script = synthetic_script(spec, faces, args.shots)
     console, devices = teach_console(args, spec.kind == "synthetic")
     # SIGTERM (systemd, kill) ends teaching like Ctrl-C: the finally blocks put the display
     # to sleep, switch the lights off and release the camera
@@ -531,7 +537,6 @@ def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEF
     Stopped or failed teaching leaves the old set, and returns None (the loop keeps its own)."""
     from types import SimpleNamespace
 
-    import numpy as np
     from vision import dicesets, sources
     from host.teach_console import TeachConsole
 
@@ -539,10 +544,7 @@ def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEF
         spec = sources.parse_spec(camera)
         synthetic = spec.kind == "synthetic"
         faces = list(dicesets.load_set(dice_set, data).faces)
-        check_roll, script = [], None
-        if synthetic:
-            check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
-            script = [(face,) for face in faces for _ in range(shots)] + [tuple(check_roll)]
+        check_roll, script = synthetic_script(spec, faces, shots)
         # the loop's presenters already print every screen on the terminal
         console = TeachConsole(loop.presenters, wait=not synthetic, out=False, clock=loop.clock,
                                stop=loop.stop_requested)
