@@ -481,8 +481,10 @@ class TableLoop:
 
     def _teach(self) -> None:
         """Teach the game's dice at the box ("Teach the dice" in the knob menu): the loop
-        stands still while ``teach_dice`` has the camera, the screen and the buttons."""
+        stands still while ``teach_dice`` has the camera, the screen and the buttons. Its last
+        screen (taught, or stopped) stays up until Next or Undo puts it away, or a roll."""
         self._close_camera()
+        self.unusable_read = None  # the dice will be rolled afresh
         try:
             watcher = self.teach_dice(self)
         except Exception as exc:  # noqa: BLE001 - the game goes on with the dice it had
@@ -493,7 +495,8 @@ class TableLoop:
         if watcher is not None:
             self.watcher = watcher
         self._last_status = None  # teaching drove the lights itself
-        self.show_home()
+        self.showing_error = True  # not an error, but a notice the first Next or Undo puts away
+        self._status(WAITING)
 
     def _face_names(self) -> tuple[str, ...]:
         from rules.dice import faces_of

@@ -30,6 +30,7 @@ GO, STOP = True, False
 ANSWERS = {"score": GO, "push": GO, "undo": STOP}
 ASK_FOOTER = "Score: ready   Undo: stop"
 CONFIRM_FOOTER = "Score: yes   Undo: no"
+BACK_TO_GAME = "Next: back to the game"
 
 
 def answer_of_line(line: str) -> str:
@@ -49,12 +50,15 @@ class TeachConsole:
     :param clock: time source for the presenters' ``tick``.
     :param stop: an event that, once set (the table loop's SIGTERM), answers every question
         with "stop" and ends the picture taking (``stopping``).
+    :param at_table: teaching from the table loop's menu: the last screen says how to get
+        back to the game.
     """
 
     def __init__(self, presenters: Sequence = (), *, wait: bool = False, out: TextIO | bool | None = None,
                  read_terminal: bool = False, clock: Callable[[], float] = time.monotonic,
-                 stop: threading.Event | None = None):
+                 stop: threading.Event | None = None, at_table: bool = False):
         self.presenters = list(presenters)
+        self.at_table = at_table
         self.stop = stop or threading.Event()
         self.wait = wait
         self.out = None if out is False else (out or sys.stdout)
@@ -169,7 +173,8 @@ class TeachConsole:
         has already been told."""
         if terminal:
             self._print(": ".join((title, "; ".join(lines))) if lines else title)
-        self._show(Screen(PROMPT, title=title, lines=tuple(lines)))
+        self._show(Screen(PROMPT, title=title, lines=tuple(lines),
+                          footer=BACK_TO_GAME if self.at_table else ""))
         self._status(Status(light=WAITING))
 
     def close(self) -> None:

@@ -524,7 +524,8 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
         console.finish(f"Taught {args.dice}, but misread", [advice], terminal=False)
     else:
         console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out",
-                                               f"read with --dice {args.dice}"], terminal=False)
+                                               "the game reads with them now" if console.at_table
+                                               else f"read with --dice {args.dice}"], terminal=False)
     return 0
 
 
@@ -547,7 +548,7 @@ def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEF
         check_roll, script = synthetic_script(spec, faces, shots)
         # the loop's presenters already print every screen on the terminal
         console = TeachConsole(loop.presenters, wait=not synthetic, out=False, clock=loop.clock,
-                               stop=loop.stop_requested)
+                               stop=loop.stop_requested, at_table=True)
         console.commands = loop.commands  # the buttons, knob and panel post to the loop
         session = CameraSession(spec, _synthetic_set(dice_set, faces) if synthetic else None, script)
         session.stop = loop.stop_requested

@@ -57,8 +57,9 @@ def test_between_turns_the_menu_offers_teaching_and_it_swaps_the_reader(table):
     camera = loop.camera = Camera()
     open_teaching(loop)
     assert calls == [loop] and camera.closed and loop.camera is None  # teaching had the camera
-    assert loop.watcher == "new watcher"
-    assert screen.screens[-1].kind == "scoreboard" and loop.menu is None
+    assert loop.watcher == "new watcher" and loop.menu is None
+    loop.handle("next")  # teaching's last screen put away: the game as it stood
+    assert screen.screens[-1].kind == "scoreboard" and not table.entries
 
 
 def test_mid_turn_and_without_a_teacher_it_is_not_offered(table):
@@ -112,8 +113,8 @@ def test_undo_at_the_first_question_stops_and_keeps_the_old_dice(table, dicewatc
         open_teaching(loop)
     finally:
         done.set()
-    assert [s.title for s in screen.screens][-3:-1] == ["Clear the tray", "Stopped"]
-    assert loop.watcher == "old watcher" and screen.screens[-1].kind == "scoreboard"
+    assert [s.title for s in screen.screens][-2:] == ["Clear the tray", "Stopped"]
+    assert loop.watcher == "old watcher"
     assert dicesets.load_set("jingle-bell-roll", dicewatch_home).origin == before
 
 
@@ -124,11 +125,14 @@ def test_the_whole_teaching_at_the_synthetic_camera(table, dicewatch_home):
     open_teaching(loop)
     titles = [s.title for s in screen.screens]
     assert "Face 1 of 6: MILK" in titles and "Self-check: is this right?" in titles
-    assert "Taught jingle-bell-roll" in titles
+    last = screen.screens[-1]
+    assert last.title == "Taught jingle-bell-roll" and last.footer == "Next: back to the game"
+    assert "the game reads with them now" in last.lines
     assert made == [1] and loop.watcher == "new watcher"
     stored = dicesets.load_set("jingle-bell-roll", dicewatch_home)
     assert all(len(stored.examples[f]) == 5 for f in stored.faces)
-    assert screen.screens[-1].kind == "scoreboard"
+    loop.handle("next")
+    assert screen.screens[-1].kind == "scoreboard" and not table.entries  # Next did not skip a turn
 
 
 class EmptyTray(FrameSource):
@@ -169,4 +173,4 @@ def test_sigterm_while_teaching_waits_for_no_die(table, dicewatch_home, monkeypa
     assert tray.count >= 60  # it was watching the tray when the stop came
     assert loop.watcher == "old watcher"
     titles = [s.title for s in screen.screens]
-    assert "Face 1 of 6: MILK" in titles and titles[-2] == "Stopped"
+    assert "Face 1 of 6: MILK" in titles and titles[-1] == "Stopped"
