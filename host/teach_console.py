@@ -67,6 +67,7 @@ class TeachConsole:
         self.commands: queue.Queue[str] = queue.Queue()
         self._screen: Screen | None = None
         self._reader: threading.Thread | None = None
+        self._stdin_closed = False
 
     @classmethod
     def silent(cls) -> "TeachConsole":
@@ -83,12 +84,16 @@ class TeachConsole:
     def _read_stdin(self) -> None:
         for line in sys.stdin:
             self.post(answer_of_line(line))
-        self.post("score")  # end of input (Ctrl-D): go on, as an empty answer would
+        # end of input (Ctrl-D): this and every later question goes on, as an empty answer would
+        self._stdin_closed = True
+        self.post("score")
 
     def _answer(self, poll: float = 0.05) -> bool:
         """Wait for Score/push (True) or Undo (False), keeping the presenters ticking."""
         while not self.commands.empty():  # presses made before the question do not answer it
             self.commands.get_nowait()
+        if self._stdin_closed:
+            return GO
         if self.read_terminal and self._reader is None:
             self._reader = threading.Thread(target=self._read_stdin, name="teach-stdin", daemon=True)
             self._reader.start()

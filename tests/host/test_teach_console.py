@@ -195,3 +195,15 @@ def test_stopping_teaching_puts_the_box_back(tmp_path, mock_factory, monkeypatch
     assert "stopped" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "screens").glob("*.png"))[-1].endswith("prompt-full.png")
     TableDevices(pins_for(), on_command=print, pin_factory=mock_factory).close()
+
+
+def test_answers_typed_on_the_terminal_and_its_end(monkeypatch):
+    """Enter goes on, q stops; once the terminal's input ends (Ctrl-D), every question goes on
+    as an empty answer would, instead of waiting for a line that cannot come."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    console = TeachConsole(wait=True, read_terminal=True, out=io.StringIO())
+    assert console.ask("Clear the tray") is False  # q
+    time.sleep(0.2)  # the reader thread has met the end of the input by now
+    assert console.ask("Face 1 of 2: SUN") is True
+    assert console.confirm("Self-check: is this right?", ["SUN"], [0.99], "sky") is True
+    assert "press Enter when ready" in console.out.getvalue()
