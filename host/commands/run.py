@@ -175,7 +175,11 @@ def make_display(config: DeviceConfig, *, command: str = NAME):
             return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval, background=True)
         except RuntimeError as exc:
             print(f"dicewatch {command}: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
-    return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)
+    try:
+        return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)
+    except OSError as exc:
+        fail(f"cannot write the screens as PNG files to {folder} ({exc.strerror or exc}); "
+             f"give a folder you can write to (--png-dir, or png_dir in the config's [device] table)")
 
 
 def make_devices(config: DeviceConfig, post, *, command: str = NAME):
@@ -227,6 +231,7 @@ def play(args) -> int:
         doc, config, config_path = settings(args)
     except ConfigError as exc:
         fail(str(exc))
+    display = make_display(config)  # before the session: a display that cannot work starts no game
     store, table = open_table(args, doc, config_path)
     game = table.game
     dice_set = config.dice_set or game.dice or "d6-pips"
@@ -241,7 +246,6 @@ def play(args) -> int:
     presenters = []
     if not args.quiet:
         presenters.append(TerminalPresenter())
-    display = make_display(config)
     if display is not None:
         presenters.append(display)
     overlay_dir = data_dir() / "reads" if config.overlays else None

@@ -386,7 +386,7 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     screen, lights, buzzer and buttons as the config file (or the flags) set them up. Without
     a config file and flags: the terminal only (a laptop with a webcam)."""
     from dataclasses import replace
-    from host.commands.run import make_devices, make_display, make_panel
+    from host.commands.run import RunFailed, make_devices, make_display, make_panel
     from host.config import ConfigError, load_config
     from host.paths import default_config_file
     from host.presenters import DevicePresenter
@@ -395,8 +395,8 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     path = Path(args.config) if args.config else default_config_file()
     try:
         _, config = load_config(path)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+    except ConfigError as exc:  # a file, as for dicewatch run: exit 1, FILE:LINE and what was expected
+        raise RunFailed(str(exc)) from None
     if path is None:  # no box configured: only what the flags ask for
         config = replace(config, display="none", gpio=False, panel="")
     changes = {key: value for key, value in (("display", args.display), ("png_dir", args.png_dir)) if value}
@@ -412,7 +412,7 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
         devices = make_devices(config, console.post, command=NAME)
     except ConfigError as exc:  # the pin map is broken
         console.close()
-        raise UsageError(str(exc)) from None
+        raise RunFailed(str(exc)) from None
     if devices is not None:
         console.presenters.append(DevicePresenter(devices))
     panel = make_panel(config, console.post, command=NAME)
@@ -441,7 +441,12 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
         raise UsageError(str(exc)) from None
     render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
     check_roll, script = synthetic_script(spec, faces, args.shots)
-    console, devices = teach_console(args, spec.kind == "synthetic")
+    from host.commands.run import RunFailed
+    try:
+        console, devices = teach_console(args, spec.kind == "synthetic")
+    except RunFailed as exc:  # a broken config file or pin map, a display that cannot work
+        print(f"dicewatch teach: {exc}", file=sys.stderr)
+        return 1
     # SIGTERM (systemd, kill) ends teaching like Ctrl-C: the finally blocks put the display
     # to sleep, switch the lights off and release the camera
     previous = signal.signal(signal.SIGTERM, _interrupt)

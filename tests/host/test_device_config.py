@@ -57,6 +57,16 @@ def test_run_reports_a_broken_config_without_a_traceback(tmp_path, capsys):
     assert f"{path}:2: [device] display" in err and "Traceback" not in err
 
 
+def test_run_with_a_png_folder_that_cannot_be_written_starts_no_game(tmp_path, dicewatch_home, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cli.main(["run", "--players", "Ann,Ben", "--camera", "synthetic", "--no-gpio", "--display", "png",
+                     "--png-dir", str(blocker / "screens")]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write the screens as PNG files to {blocker / 'screens'}" in err and "Traceback" not in err
+    assert not (dicewatch_home / "sessions.db").exists()
+
+
 def test_run_usage_errors(capsys):
     assert cli.main(["run"]) == 2
     assert "--players" in capsys.readouterr().err

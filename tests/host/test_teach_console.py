@@ -128,9 +128,18 @@ def test_a_broken_config_is_named(tmp_path, capsys):
     config = tmp_path / "config.toml"
     config.write_text('[device]\ndisplay = "paper"\n')
     assert cli.main(["teach", "--dice", "jingle-bell-roll", "--camera", "synthetic:2", "--replace",
-                     "--config", str(config)]) == 2
+                     "--config", str(config)]) == 1
     err = capsys.readouterr().err
-    assert str(config) in err and "display" in err
+    assert f"{config}:2: [device] display" in err and "Traceback" not in err
+
+
+def test_a_png_folder_that_cannot_be_written_is_named(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cli.main(["teach", "--dice", "jingle-bell-roll", "--camera", "synthetic:2", "--replace",
+                     "--display", "png", "--png-dir", str(blocker / "screens")]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write the screens as PNG files to {blocker / 'screens'}" in err and "Traceback" not in err
 
 
 def film_teaching(folder, faces, shots, seed=5):
