@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+import logging
 import queue
 import sys
 import threading
@@ -23,6 +24,8 @@ from typing import Callable, Sequence, TextIO
 
 from host.devices import ATTENTION, READ_OK, WAITING
 from host.presenters import PROMPT, ROLL, DieView, Screen, Status
+
+log = logging.getLogger(__name__)
 
 GO, STOP = True, False
 #: what each button or knob command (host.presenters.COMMANDS) answers; turning the knob and
@@ -45,7 +48,7 @@ class TeachConsole:
         lights and buzzer, the serial panel); each gets every screen and status.
     :param wait: whether questions wait for an answer. False for the synthetic camera, which
         plays its script whatever is pressed, and where nobody can answer.
-    :param out: where the terminal lines go (default stdout; None-like ``False``: nowhere).
+    :param out: where the terminal lines go (default stdout; ``False``: nowhere).
     :param read_terminal: also take answers typed on the terminal (stdin is a tty).
     :param clock: time source for the presenters' ``tick``.
     :param stop: an event that, once set (the table loop's SIGTERM), answers every question
@@ -121,20 +124,25 @@ class TeachConsole:
         if self.out is not None:
             print(text, file=self.out, flush=True)
 
+    def _tell(self, method: str, *args) -> None:
+        """Call ``method`` on every presenter; one that fails is logged and teaching goes on
+        (an unplugged panel must not lose the pictures taken so far)."""
+        for presenter in self.presenters:
+            try:
+                getattr(presenter, method)(*args)
+            except Exception as exc:  # noqa: BLE001 - an output fault must not stop teaching
+                log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
+
     def _show(self, screen: Screen) -> None:
         self._screen = screen
-        for presenter in self.presenters:
-            presenter.show(screen)
+        self._tell("show", screen)
         self._tick()
 
     def _status(self, status: Status) -> None:
-        for presenter in self.presenters:
-            presenter.status(status)
+        self._tell("status", status)
 
     def _tick(self) -> None:
-        now = self.clock()
-        for presenter in self.presenters:
-            presenter.tick(now)
+        self._tell("tick", self.clock())
 
     def ask(self, title: str, lines: Sequence[str] = ()) -> bool:
         """Show a question; True to go on, False if the player stopped. Without ``wait``
@@ -185,7 +193,9 @@ class TeachConsole:
     def close(self) -> None:
         """Flush the screen and close every presenter (the display sleeps, the lights go off)."""
         for presenter in self.presenters:
-            flush = getattr(presenter, "flush", None)
-            if flush is not None:
-                flush()
-            presenter.close()
+            for method in ("flush", "close"):
+                if hasattr(presenter, method):
+                    try:
+                        getattr(presenter, method)()
+                    except Exception as exc:  # noqa: BLE001 - closing anyway
+                        log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)

@@ -216,3 +216,17 @@ def test_answers_typed_on_the_terminal_and_its_end(monkeypatch):
     assert console.ask("Face 1 of 2: SUN") is True
     assert console.confirm("Self-check: is this right?", ["SUN"], [0.99], "sky") is True
     assert "press Enter when ready" in console.out.getvalue()
+
+
+def test_a_failing_output_does_not_stop_teaching(caplog):
+    class Unplugged(RecordingPresenter):
+        def show(self, screen):
+            raise OSError("panel unplugged")
+
+    recorder = RecordingPresenter()
+    console = TeachConsole([Unplugged(), recorder], out=False)
+    assert console.ask("Face 1 of 2: SUN") is True
+    console.say("SUN: picture 1 of 8", picture=True)
+    console.close()
+    assert recorder.screens[-1].lines == ("SUN: picture 1 of 8",) and recorder.closed
+    assert "panel unplugged" in caplog.text
