@@ -59,6 +59,20 @@ def ensure_venv() -> None:
     say("ready.")
 
 
+def run_in_venv(command: list[str], cwd: Path | None = None) -> int:
+    """Run ``command`` (the venv's Python) in place of this launcher. On Linux and macOS the
+    launcher execs it, so a signal sent to the process started (``kill``, systemd's SIGTERM)
+    reaches dicewatch itself, which then saves and shuts down; a child process would be left
+    running when the launcher died. Elsewhere it runs as a child."""
+    if os.name == "posix":
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(command[0], command)
+    return subprocess.call(command, cwd=cwd)
+
+
 def main(argv: list[str]) -> int:
     ensure_venv()
     python = str(venv_python())
@@ -67,9 +81,9 @@ def main(argv: list[str]) -> int:
         extra = argv[1:]
         has_workers = any(a == "-n" or a.startswith("-n") and a[2:].isdigit() for a in extra)
         command = [python, "-m", "pytest"] + ([] if has_workers else ["-n", "2"]) + extra
-        return subprocess.call(command, cwd=ROOT)
+        return run_in_venv(command, cwd=ROOT)
     # Any other command runs in the caller's folder, so relative paths mean what they say.
-    return subprocess.call([python, "-m", "host.cli"] + argv)
+    return run_in_venv([python, "-m", "host.cli"] + argv)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,19 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
-def run_then_sigterm(args: list[str], home, screens, settle: float = 1.0) -> tuple[int, str, str]:
+LAUNCHER = Path(__file__).resolve().parents[2] / "dicewatch.py"
+
+
+def run_then_sigterm(args: list[str], home, screens, settle: float = 1.0,
+                     launcher: bool = False) -> tuple[int, str, str]:
     """(exit status, stdout, stderr) of ``host.cli run ARGS --display png --png-dir SCREENS``
-    stopped ``settle`` seconds after its first screen (or after 60 s without one)."""
-    command = [sys.executable, "-m", "host.cli", "run", *args, "--display", "png", "--png-dir", str(screens)]
+    stopped ``settle`` seconds after its first screen (or after 60 s without one);
+    ``launcher``: started as the README does, ``python3 dicewatch.py run ...``."""
+    start = [sys.executable, str(LAUNCHER)] if launcher else [sys.executable, "-m", "host.cli"]
+    command = [*start, "run", *args, "--display", "png", "--png-dir", str(screens)]
     env = dict(os.environ, DICEWATCH_HOME=str(home))
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

@@ -85,3 +85,16 @@ def test_run_stops_cleanly_on_sigterm_and_resumes(jbr_reader, dicewatch_home, tm
     # the screens are there already, so this one is stopped 3 s after it starts
     status, _, err = run_then_sigterm(args + ["--resume"], dicewatch_home, screens, settle=3.0)
     assert status == 0 and f"resumed session {info.id}" in err
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
+def test_sigterm_to_the_quick_start_launcher_reaches_the_game(jbr_reader, dicewatch_home, tmp_path):
+    """`python3 dicewatch.py run ...` then `kill PID`: the launcher execs dicewatch, so the
+    signal stops the game itself (saved, display asleep) instead of killing a parent and
+    leaving the game running with nobody to stop it."""
+    screens = tmp_path / "screens"
+    args = ["--players", "Ann,Ben", "--camera", "synthetic:3", "--no-gpio", "--no-characters", "--quiet"]
+    status, _, err = run_then_sigterm(args, dicewatch_home, screens, launcher=True)
+    assert status == 0, err
+    assert "stopped; session" in err and "saved" in err
+    assert "sleep" in sorted(screens.glob("*.png"))[-1].name
