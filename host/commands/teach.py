@@ -454,13 +454,16 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
         try:
             session = CameraSession(spec, render_set, script)
         except sources.SourceError as exc:
-            console.finish("Camera not available", [str(exc)])
+            console.finish("Camera not available", [str(exc)], terminal=False)
             print(f"dicewatch teach: {exc}", file=sys.stderr)
+            if spec.kind in ("picamera", "opencv"):
+                print(f"  if the box's service is running, it has the camera: teach from its knob "
+                      f"menu (Teach the dice), or 'sudo systemctl stop dicewatch' first", file=sys.stderr)
             return 1
         try:
             return teach_with(session, console, args, faces, data, check_roll)
         except sources.SourceError as exc:
-            console.finish("Camera lost", [str(exc)])
+            console.finish("Camera lost", [str(exc)], terminal=False)
             print(f"dicewatch teach: {exc}", file=sys.stderr)
             return 1
         finally:
@@ -492,7 +495,7 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
     try:
         examples = capture_examples(session, faces, args.shots, console)
     except CaptureError as exc:
-        console.finish("Not taught", [str(exc)])
+        console.finish("Not taught", [str(exc)], terminal=False)
         print(f"dicewatch teach: {exc}", file=sys.stderr)
         return 1
     if examples is None:

@@ -230,3 +230,9 @@ def test_a_failing_output_does_not_stop_teaching(caplog):
     console.close()
     assert recorder.screens[-1].lines == ("SUN: picture 1 of 8",) and recorder.closed
     assert "panel unplugged" in caplog.text
+
+
+def test_a_camera_that_will_not_open_says_the_service_may_have_it(capsys):
+    assert cli.main(["teach", "--dice", "sky", "--faces", "SUN,MOON", "--camera", "opencv:97"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open camera 97" in err and "Teach the dice" in err and "systemctl stop dicewatch" in err
