@@ -55,11 +55,14 @@ class TeachConsole:
         with "stop" and ends the picture taking (``stopping``).
     :param at_table: teaching from the table loop's menu: the last screen says how to get
         back to the game.
+    :param commands: the queue answers arrive in (default: its own, fed by ``post``; the
+        table loop passes its own queue, which its buttons and panel already post to).
     """
 
     def __init__(self, presenters: Sequence = (), *, wait: bool = False, out: TextIO | bool | None = None,
                  read_terminal: bool = False, clock: Callable[[], float] = time.monotonic,
-                 stop: threading.Event | None = None, at_table: bool = False):
+                 stop: threading.Event | None = None, at_table: bool = False,
+                 commands: "queue.Queue[str] | None" = None):
         self.presenters = list(presenters)
         self.at_table = at_table
         self.stop = stop or threading.Event()
@@ -67,7 +70,7 @@ class TeachConsole:
         self.out = None if out is False else (out or sys.stdout)
         self.read_terminal = read_terminal
         self.clock = clock
-        self.commands: queue.Queue[str] = queue.Queue()
+        self.commands: queue.Queue[str] = commands if commands is not None else queue.Queue()
         self._screen: Screen | None = None
         self._reader: threading.Thread | None = None
         self._stdin_closed = False

@@ -68,10 +68,18 @@ def parse_players(text: str | None) -> list[str]:
     return names
 
 
+def display_flags(args) -> dict:
+    """The config changes --display, --png-dir and --no-gpio ask for (run and teach)."""
+    changes = {key: value for key, value in (("display", args.display), ("png_dir", args.png_dir)) if value}
+    if args.no_gpio:
+        changes["gpio"] = False
+    return changes
+
+
 def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
     path = Path(args.config) if args.config else default_config_file()
     doc, config = load_config(path)
-    changes = {}
+    changes = display_flags(args)
     if args.camera:
         from vision.sources import SourceError, parse_spec
         try:
@@ -79,12 +87,6 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
         except SourceError as exc:
             raise UsageError(str(exc)) from None
         changes["camera"] = args.camera
-    if args.display:
-        changes["display"] = args.display
-    if args.png_dir:
-        changes["png_dir"] = args.png_dir
-    if args.no_gpio:
-        changes["gpio"] = False
     if args.panel:
         changes["panel"] = args.panel
     return doc, replace(config, **changes), path
@@ -214,6 +216,20 @@ def make_panel(config: DeviceConfig, post, *, command: str = NAME):
         return None
 
 
+def add_controls(config: DeviceConfig, post, presenters: list, *, command: str = NAME):
+    """The GPIO lights, buzzer, buttons and knob and the Pico panel, as configured: each posts
+    its commands to ``post`` and shows through ``presenters`` (appended to). Returns
+    (GPIO devices, panel), either None when absent; ConfigError for a broken pin map."""
+    from host.presenters import DevicePresenter
+    devices = make_devices(config, post, command=command)
+    if devices is not None:
+        presenters.append(DevicePresenter(devices))
+    panel = make_panel(config, post, command=command)
+    if panel is not None:
+        presenters.append(panel)
+    return devices, panel
+
+
 def run(args) -> int:
     try:
         return play(args)
@@ -224,7 +240,7 @@ def run(args) -> int:
 
 def play(args) -> int:
     from host.loop import FrameWatcher, TableLoop
-    from host.presenters import DevicePresenter, TerminalPresenter
+    from host.presenters import TerminalPresenter
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -262,15 +278,10 @@ def play(args) -> int:
         loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
             dice_reader(dice_set, data_dir(), calibration), calibration=calibration, overlay_dir=overlay_dir))
     try:
-        devices = make_devices(config, loop.post)
+        devices, _ = add_controls(config, loop.post, loop.presenters)
     except ConfigError as exc:
         store.close()
         fail(str(exc))
-    if devices is not None:
-        loop.presenters.append(DevicePresenter(devices))
-    panel = make_panel(config, loop.post)
-    if panel is not None:
-        loop.presenters.append(panel)
 
     def open_camera():
         from vision.sources import open_source

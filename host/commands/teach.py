@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--shots {args.shots}: at least {MIN_PHOTOS} pictures per face are needed")
         faces = face_list(args)
         return teach_at_camera(args, faces, data)
-    return store(args.dice, examples, data, args.replace, where)
+    return 0 if store(args.dice, examples, data, args.replace, where) is not None else 1
 
 
 class TeachInputError(ValueError):
@@ -218,7 +218,8 @@ def die_crop_from_photo(photo: Path, finder=None):
     return taught.face_crop(image, x, y, bw, bh)
 
 
-def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
+def store(name: str, examples: dict, data, replace: bool, where: str):
+    """Save the set and report its self-check; the taught FaceModel, or None (said why)."""
     from vision import dicesets, taught
     if name in dicesets.FACE_SETS:
         expected = set(dicesets.FACE_SETS[name])
@@ -231,7 +232,7 @@ def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
         stored = dicesets.save_set(name, examples, data, replace=replace, min_examples=MIN_PHOTOS)
     except (dicesets.DiceSetError, taught.TeachError) as exc:
         print(f"dicewatch teach: {exc}", file=sys.stderr)
-        return 1
+        return None
     model = dicesets.load_model(name, data)
     right, total = model.self_check
     counts = ", ".join(f"{f} {len(stored.examples[f])}" for f in stored.faces)
@@ -241,7 +242,7 @@ def store(name: str, examples: dict, data, replace: bool, where: str) -> int:
         print("  some faces look alike in these photos: add more (turned, moved, in your light) "
               "and teach again with --replace")
     print(f"stored in {stored.folder}; read with: dicewatch read --dice {name} PHOTO")
-    return 0
+    return model
 
 
 # --------------------------------------------------------------------------- at the camera
@@ -386,10 +387,9 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     screen, lights, buzzer and buttons as the config file (or the flags) set them up. Without
     a config file and flags: the terminal only (a laptop with a webcam)."""
     from dataclasses import replace
-    from host.commands.run import RunFailed, make_devices, make_display, make_panel
+    from host.commands.run import RunFailed, add_controls, display_flags, make_display
     from host.config import ConfigError, load_config
     from host.paths import default_config_file
-    from host.presenters import DevicePresenter
     from host.teach_console import TeachConsole
 
     path = Path(args.config) if args.config else default_config_file()
@@ -399,25 +399,17 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
         raise RunFailed(str(exc)) from None
     if path is None:  # no box configured: only what the flags ask for
         config = replace(config, display="none", gpio=False, panel="")
-    changes = {key: value for key, value in (("display", args.display), ("png_dir", args.png_dir)) if value}
-    if args.no_gpio:
-        changes["gpio"] = False
-    config = replace(config, **changes)
+    config = replace(config, **display_flags(args))
     terminal = not synthetic and sys.stdin.isatty()
     console = TeachConsole(read_terminal=terminal)
     display = make_display(config, command=NAME)
     if display is not None:
         console.presenters.append(display)
     try:
-        devices = make_devices(config, console.post, command=NAME)
+        devices, panel = add_controls(config, console.post, console.presenters, command=NAME)
     except ConfigError as exc:  # the pin map is broken
         console.close()
         raise RunFailed(str(exc)) from None
-    if devices is not None:
-        console.presenters.append(DevicePresenter(devices))
-    panel = make_panel(config, console.post, command=NAME)
-    if panel is not None:
-        console.presenters.append(panel)
     # the synthetic camera plays its script whatever is pressed: nothing to wait for
     console.wait = not synthetic and (terminal or devices is not None or panel is not None)
     return console, devices
@@ -457,8 +449,8 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
             console.finish("Camera not available", [str(exc)], terminal=False)
             print(f"dicewatch teach: {exc}", file=sys.stderr)
             if spec.kind in ("picamera", "opencv"):
-                print(f"  if the box's service is running, it has the camera: teach from its knob "
-                      f"menu (Teach the dice), or 'sudo systemctl stop dicewatch' first", file=sys.stderr)
+                print("  if the box's service is running, it has the camera: teach from its knob "
+                      "menu (Teach the dice), or 'sudo systemctl stop dicewatch' first", file=sys.stderr)
             return 1
         try:
             return teach_with(session, console, args, faces, data, check_roll)
@@ -487,7 +479,7 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
                check_roll: list[str]) -> int:
     """Teaching at the camera, once the camera and the console are open: the empty tray, each
     face's pictures, storing the set, and the self-check roll."""
-    from vision import dicesets, taught
+    from vision import taught
     if not console.ask("Clear the tray", ["No dice, no hands: the empty tray is the background."]):
         console.finish("Stopped", ["nothing was taught"])
         return 1
@@ -501,11 +493,10 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
     if examples is None:
         console.finish("Stopped", ["nothing was taught"])
         return 1
-    status = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
-    if status:
+    model = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
+    if model is None:
         console.finish("Not taught", ["see the terminal for why"], terminal=False)
-        return status
-    model = dicesets.load_model(args.dice, data)
+        return 1
     right, total = model.self_check
     # the self-check: a mixed roll, read with the new set
     finder = session.tray_finder or _finder() or (lambda f: taught.find_by_background(f, session.background))
@@ -555,9 +546,9 @@ def box_teacher(camera: str, dice_set: str, data, make_watcher, shots: int = DEF
         faces = list(dicesets.load_set(dice_set, data).faces)
         check_roll, script = synthetic_script(spec, faces, shots)
         # the loop's presenters already print every screen on the terminal
+        # the buttons, knob and panel post to the loop's queue: the console reads it
         console = TeachConsole(loop.presenters, wait=not synthetic, out=False, clock=loop.clock,
-                               stop=loop.stop_requested, at_table=True)
-        console.commands = loop.commands  # the buttons, knob and panel post to the loop
+                               stop=loop.stop_requested, at_table=True, commands=loop.commands)
         session = CameraSession(spec, _synthetic_set(dice_set, faces) if synthetic else None, script)
         session.stop = loop.stop_requested
         try:
