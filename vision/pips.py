@@ -11,9 +11,12 @@
    (square, ``CONTEXT`` x its size, resized to the model's crop side, ``crop`` in
    ``pip_reader.json``) and classified as face 1..6 or "no die"; the network first evens out
    each crop's colour channels, so a smoky die with dim red pips is as clear as a white one.
-   Optionally (``turns`` 2 or 4) the crop is also read turned by quarter turns and the
-   logits averaged; the shipped settings read once (turning did not help on the validation
-   photos, and costs time).
+   A crop the reader is not sure of (top probability below ``mirror_faces`` in
+   ``pip_reader.json``) is read again mirrored left to right and the two logits averaged: a
+   pip face is the same face in a mirror, and an upright camera's view stays upright, so
+   the mirror is a fair second opinion. Sure crops (most of a tray's) are read once.
+   Optionally (``turns`` 2 or 4) the crop is also read turned by quarter turns; the shipped
+   settings do not (turning did not help on the validation photos, and costs time).
 3. **Confidence**: softmax of the logits divided by a fitted temperature; then a small
    logistic "trust" model (face probability, margin over the second face, "no die"
    probability, finder score, die size) and a monotone curve, both fitted on held-out
@@ -216,6 +219,11 @@ def load_settings(path: Path) -> dict:
         raise ValueError(f"{path}: no {', '.join(missing)} (run python -m vision.training.calibrate)")
     if not isinstance(settings.get("find_mirror", False), bool):
         raise ValueError(f"{path}: find_mirror must be true or false, got {settings['find_mirror']!r}")
+    mirror = settings.get("mirror_faces")
+    if mirror is not None and (isinstance(mirror, bool) or not isinstance(mirror, (int, float))
+                               or not 0 <= mirror <= 1):
+        raise ValueError(f"{path}: mirror_faces must be a probability from 0 to 1 (or null), "
+                         f"got {mirror!r}")
     if settings.get("faint_finds") is not None:
         check_faint(settings["faint_finds"], settings["find_threshold"], path)
     return settings
@@ -276,6 +284,8 @@ class PipReader:
         self.find_size = int(settings.get("find_size", FIND_SIZE))
         # an unsure frame is read mirrored too and the finder's heat averaged (finder_maps)
         self.find_mirror = settings.get("find_mirror", False)
+        # a crop whose first read's top probability is below this is also read mirrored
+        self.mirror_faces = settings.get("mirror_faces")
         knots = settings.get("confidence_knots")
         self.knots = tuple(np.array(k, float) for k in zip(*knots)) if knots else None
         # finder box -> whole-die box (fitted on rendered dice; for taught sets, see dicesets)
@@ -313,12 +323,23 @@ class PipReader:
                          self.min_die_prob, self.faint)
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Face logits per crop (N x 7), averaged over ``turns`` quarter turns."""
+        """Face logits per crop (N x 7), averaged over ``turns`` quarter turns; a crop whose
+        top probability (softmax at temperature 1) is below ``mirror_faces`` is read again
+        mirrored left to right, and the two averaged."""
         blob = cv2.dnn.blobFromImages(crops, 1 / 255.0)
-        turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(self.turns)]
-        self.reader.setInput(np.ascontiguousarray(np.concatenate(turned)))
-        out = self.reader.forward()
-        return out.reshape(self.turns, len(crops), -1).mean(axis=0)
+        out = self._forward(blob)
+        if self.mirror_faces is not None:
+            top = softmax(out, 1.0).max(axis=1)
+            unsure = np.flatnonzero(top < self.mirror_faces if self.mirror_faces < 1 else top >= 0)
+            if len(unsure):
+                out[unsure] = 0.5 * (out[unsure] + self._forward(blob[unsure, :, :, ::-1]))
+        return out
+
+    def _forward(self, blob: np.ndarray) -> np.ndarray:
+        """The face reader's logits for a blob of crops, averaged over ``turns``."""
+        views = [np.rot90(blob, k, axes=(2, 3)) for k in range(self.turns)]
+        self.reader.setInput(np.ascontiguousarray(np.concatenate(views)))
+        return self.reader.forward().reshape(len(views), len(blob), -1).mean(axis=0)
 
     def read(self, frame: np.ndarray) -> Roll:
         if frame.ndim == 2:

@@ -91,6 +91,13 @@ def main(argv=None):
     ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
                     help="the finder also reads a frame mirrored where its heatmap is unsure "
                          "(pips.finder_maps; default: as recorded)")
+    mirror_args = ap.add_mutually_exclusive_group()
+    mirror_args.add_argument("--mirror-faces", type=float, metavar="BELOW",
+                    help="the face reader reads a crop again mirrored left to right (and averages "
+                         "the two) when its top probability is below BELOW; 1 = every crop "
+                         "(default: as recorded)")
+    mirror_args.add_argument("--no-mirror-faces", action="store_true",
+                    help="read each crop once")
     ap.add_argument("--thresholds", type=float, nargs=2, metavar=("FIND", "DIE_PROB"),
                     help="use this finder threshold and 'is a die' probability instead of picking "
                          "them on val (whose crowded scenes leave dice unlabelled: their finds "
@@ -128,6 +135,12 @@ def main(argv=None):
         settings["find_size"] = args.find_size
     if args.mirror is not None:
         settings["find_mirror"] = args.mirror
+    if args.mirror_faces is not None:
+        if not 0 <= args.mirror_faces <= 1:
+            ap.error(f"--mirror-faces must be from 0 to 1, got {args.mirror_faces}")
+        settings["mirror_faces"] = args.mirror_faces
+    if args.no_mirror_faces:
+        settings["mirror_faces"] = None
     settings_path.write_text(json.dumps(settings))
     reader = pips.PipReader(models=args.models)
     low = min(0.1, faint["threshold"]) if faint else 0.1
