@@ -146,6 +146,12 @@ class FateLoop(TableLoop):
     def due(self) -> int:
         return self.state.dice_due if self.state.phase in DICE_EVENTS else 0
 
+    def dice_wanted(self) -> int:
+        """The dice due now (a player's roll, a reroll, fate's dice), or a player's usual
+        three while the game waits for a choice."""
+        from rules.christmas_romance import DICE_PER_TURN
+        return self.due or DICE_PER_TURN
+
     def _face_names(self) -> tuple[str, ...]:
         return tuple(self.state.faces)
 

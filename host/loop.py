@@ -498,6 +498,11 @@ class TableLoop:
         self.showing_error = True  # not an error, but a notice the first Next or Undo puts away
         self._status(WAITING)
 
+    def dice_wanted(self) -> int:
+        """How many dice the players should throw next (what ``run``'s synthetic camera
+        throws): Jingle Bell Roll reads all its dice every time."""
+        return DICE
+
     def _face_names(self) -> tuple[str, ...]:
         from rules.dice import faces_of
         return faces_of(self.game.dice or "d6-pips")

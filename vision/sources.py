@@ -27,7 +27,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, NamedTuple, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -353,12 +353,16 @@ class SyntheticCamera(FrameSource):
         (all dice of one look, the same look for every camera of this seed, so a set taught at
         ``synthetic:SEED`` is the set that camera films); False: a new look for every throw.
         Pip dice are always a mix of looks, as players' pip dice are.
+    :param dice_count: without a script, asked before each throw how many dice to throw
+        (a game loop's ``dice_wanted``: the synthetic players throw what the game asks for);
+        None, or an answer of None, throws 2-6 dice.
     """
 
     def __init__(self, seed: int = 0, *, script: Sequence | None = None, dice_set: str = "d6-pips",
                  size: tuple[int, int] = (640, 480), fps: float = 30.0, background: str = "mat",
                  hands: bool = True, realtime: bool = False, hold: float = 1.5, lead_in: float = 1.0,
-                 die_px: float | None = None, one_set: bool = True):
+                 die_px: float | None = None, one_set: bool = True,
+                 dice_count: Callable[[], int | None] | None = None):
         if dice_set not in FACE_SETS:
             raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
         if fps <= 0:
@@ -378,6 +382,7 @@ class SyntheticCamera(FrameSource):
         self.script = None if script is None else [self._scripted(item) for item in script]
         self._rng = np.random.default_rng([seed, 7])
         self.set_style = (set_style(seed) if one_set and dice_set != "d6-pips" else None)
+        self.dice_count = dice_count
         self._frames = self._timeline()
         self._index = 0
         self._started = None
@@ -399,7 +404,13 @@ class SyntheticCamera(FrameSource):
     def _random_roll(self) -> ScriptedRoll:
         rng = self._rng
         faces = FACE_SETS[self.dice_set]
-        count = int(rng.integers(2, 7))
+        count = int(rng.integers(2, 7))  # drawn even when told, so a seed films the same table
+        wanted = self.dice_count() if self.dice_count is not None else None
+        if wanted is not None:
+            if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
+                raise SourceError(f"synthetic camera: asked to throw {wanted!r} dice; expected a whole "
+                                  f"number from 1 up")
+            count = wanted
         return ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, count)),
                             hover=bool(self.hands and rng.random() < 0.3), nudge=bool(rng.random() < 0.1))
 

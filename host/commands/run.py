@@ -285,8 +285,9 @@ def play(args) -> int:
 
     def open_camera():
         from vision.sources import open_source
-        return open_source(config.camera, realtime=True, dice_set=dice_set) if config.camera.startswith("synthetic") \
-            else open_source(config.camera)
+        if config.camera.startswith("synthetic"):  # its players throw the dice the game asks for
+            return open_source(config.camera, realtime=True, dice_set=dice_set, dice_count=loop.dice_wanted)
+        return open_source(config.camera)
 
     loop.open_camera = open_camera
     signal.signal(signal.SIGTERM, loop.request_stop)

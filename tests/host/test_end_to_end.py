@@ -98,3 +98,23 @@ def test_sigterm_to_the_quick_start_launcher_reaches_the_game(jbr_reader, dicewa
     assert status == 0, err
     assert "stopped; session" in err and "saved" in err
     assert "sleep" in sorted(screens.glob("*.png"))[-1].name
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
+def test_run_on_the_synthetic_camera_throws_what_the_game_needs(jbr_reader, dicewatch_home, tmp_path):
+    """`dicewatch run --camera synthetic` throws all 7 of Jingle Bell Roll's dice every time
+    (it asks the game loop how many), so the game is played instead of answering every
+    throw with "I see 5 dice"."""
+    import subprocess
+    import sys
+    calibrate = subprocess.run([sys.executable, "-m", "host.cli", "calibrate", "--camera", "synthetic:3"],
+                               env=dict(os.environ, DICEWATCH_HOME=str(dicewatch_home)),
+                               capture_output=True, text=True, timeout=120)
+    assert calibrate.returncode == 0, calibrate.stderr
+    args = ["--players", "Ann,Ben", "--camera", "synthetic:3", "--no-gpio", "--no-characters"]
+    status, out, err = run_then_sigterm(args, dicewatch_home, tmp_path / "screens", settle=7.0)
+    assert status == 0, err
+    dice_lines = [line for line in out.splitlines() if line.strip().startswith("dice 1:")]
+    assert dice_lines, out
+    assert all(" 7:" in line and " 8:" not in line for line in dice_lines), dice_lines
+    assert "I see" not in out

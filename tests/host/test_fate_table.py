@@ -84,6 +84,19 @@ def test_fate_is_due_after_a_solo_turn_and_the_screen_says_how_many_dice(store):
     assert types(loop.table) == ["declare", "roll", "place", "end_turn"]
 
 
+def test_the_dice_wanted_follow_the_game(store):
+    """What `run`'s synthetic camera is told to throw: a player's 3 while the game waits for
+    the turn's choice and after it, then the 10 fate dice once fate is due."""
+    loop, _ = make_loop(store)
+    assert loop.dice_wanted() == 3
+    choose(loop, is_event("declare", use="none"))
+    assert loop.dice_wanted() == 3
+    loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"]))
+    choose(loop, lambda v: isinstance(v, dict) and v.get("type") == "place" and v["card"] == "stage")
+    loop.handle("score")
+    assert loop.state.fate_due and loop.dice_wanted() == 10
+
+
 def test_dice_rolled_before_choosing_are_not_taken_and_push_opens_the_choice(store):
     loop, screen = make_loop(store)
     loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))

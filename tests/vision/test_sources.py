@@ -204,3 +204,40 @@ def test_synthetic_camera_with_too_many_dice_says_so():
     camera = SyntheticCamera(0, script=[("1",) * 60], size=(240, 180), lead_in=0.1)
     with pytest.raises(SourceError, match="synthetic camera: cannot fit 60 dice"):
         list(camera)
+
+
+def still_dice_per_throw(camera, throws):
+    """The dice in view once each of the first ``throws`` throws has settled."""
+    seen = {}
+    for _ in camera:
+        truth = camera.truth
+        if truth.phase == "still" and truth.roll not in seen:
+            seen[truth.roll] = truth.dice
+            if len(seen) == throws:
+                return [seen[k] for k in range(throws)]
+    raise AssertionError(f"only {len(seen)} throws filmed")
+
+
+def test_unscripted_throws_follow_the_dice_count_they_are_told():
+    """`dicewatch run` hands the game loop's ``dice_wanted`` to the synthetic camera, so its
+    players throw what the game asks for: all 7 of Jingle Bell Roll's dice, 3 for a turn of
+    the fate game, 10 for fate."""
+    wanted = iter([7, 3, 10])
+    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: next(wanted),
+                             lead_in=0.1, hold=0.3, fps=10)
+    assert [len(dice) for dice in still_dice_per_throw(camera, 3)] == [7, 3, 10]
+
+
+def test_a_dice_count_of_none_throws_two_to_six_like_before():
+    told = SyntheticCamera(5, dice_count=lambda: None, lead_in=0.1, hold=0.3, fps=10, hands=False)
+    free = SyntheticCamera(5, lead_in=0.1, hold=0.3, fps=10, hands=False)
+    counts = [len(dice) for dice in still_dice_per_throw(told, 4)]
+    assert counts == [len(dice) for dice in still_dice_per_throw(free, 4)]
+    assert all(2 <= n <= 6 for n in counts)
+
+
+@pytest.mark.parametrize("answer", [0, -2, 2.5, "7", True])
+def test_a_bad_dice_count_says_what_was_asked_and_what_is_expected(answer):
+    camera = SyntheticCamera(5, dice_count=lambda: answer, lead_in=0.1, size=(240, 180))
+    with pytest.raises(SourceError, match=r"asked to throw .* dice; expected a whole number from 1 up"):
+        list(camera)
