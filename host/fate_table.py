@@ -182,7 +182,7 @@ class FateLoop(TableLoop):
                 self._show_story()
             else:
                 self._show(end_screen(state))
-                self.showing_error = False  # the loss screen is red, but not an error to put away
+                self.showing_notice = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
         if phase == "declare":
@@ -400,7 +400,7 @@ class FateLoop(TableLoop):
             elif self.story_page is not None:
                 self._turn_page(1 if command == "right" else -1)
             return
-        if self.showing_error and self.pending is None and self.menu is None:
+        if self.showing_notice and self.pending is None and self.menu is None:
             if command == "push" and self.unusable_read is not None:
                 self._enter_by_hand()
             else:

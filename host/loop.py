@@ -273,7 +273,7 @@ class TableLoop:
         self.choose_characters = choose_characters
         self.setup_done = not choose_characters or not self._can_choose()
         self._last_status: Status | None = None
-        self.showing_error = False
+        self.showing_notice = False  # an error or notice is up: the first Next or Undo puts it away
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
 
     # -- shortcuts ---------------------------------------------------------------------------
@@ -307,7 +307,7 @@ class TableLoop:
                 log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
 
     def _show(self, screen: Screen) -> None:
-        self.showing_error = screen.kind == "error"
+        self.showing_notice = screen.kind == "error"
         self._tell("show", screen)
 
     def _status(self, light: str | None = None, sound: str | None = None, bar: int | None = None) -> None:
@@ -406,7 +406,7 @@ class TableLoop:
                 self.wizard_menu = (self.wizard_menu or self.wizard.menu()).turn(step)
                 self._show(menu_screen(self.wizard_menu))
             return
-        if command == "push" and self.showing_error and self.unusable_read is not None and self.pending is None:
+        if command == "push" and self.showing_notice and self.unusable_read is not None and self.pending is None:
             self._enter_by_hand()
             return
         if command in ("push", "score"):
@@ -424,7 +424,7 @@ class TableLoop:
                 self._show(menu_screen(self.menu))
                 self._status(ATTENTION)
             return
-        if command in ("undo", "next") and self.showing_error and self.pending is None:
+        if command in ("undo", "next") and self.showing_notice and self.pending is None:
             self.show_home()  # the first press after an error only puts it away; it never undoes a roll
             return
         if command == "undo":
@@ -495,7 +495,7 @@ class TableLoop:
         if watcher is not None:
             self.watcher = watcher
         self._last_status = None  # teaching drove the lights itself
-        self.showing_error = True  # not an error, but a notice the first Next or Undo puts away
+        self.showing_notice = True  # the first Next or Undo puts the "Taught" screen away
         self._status(WAITING)
 
     def dice_wanted(self) -> int:
