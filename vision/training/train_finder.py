@@ -147,13 +147,29 @@ def block_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
     return image, scene_labels(dice)
 
 
-def checkpoint_score(net, val, blocks, find_size) -> tuple[float, str]:
-    """The val photos' F1, or with rendered ``blocks`` the mean of theirs and that F1."""
+def symbol_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
+    """Rendered scene number ``n`` of made-up-symbol dice for checkpoint picking
+    (scenes.PICK_SEED + SYMBOL_VAL_OFFSET + n: no training scene, no block-val or MEASURE_SEED
+    scene, and none of the built-in sets' icons)."""
+    from vision.training.scenes import PICK_SEED, scene_labels, training_scene
+    image, dice = training_scene(PICK_SEED + SYMBOL_VAL_OFFSET + n, symbol_share=1.0, upright=True)
+    return image, scene_labels(dice)
+
+
+SYMBOL_VAL_OFFSET = 500_000
+
+
+def checkpoint_score(net, val, blocks, find_size, symbols=()) -> tuple[float, str]:
+    """The val photos' F1, or with rendered ``blocks`` and/or ``symbols`` scenes the mean of
+    theirs and that F1."""
     f1, text = detection_f1(net, val, find_size)
-    if not blocks:
-        return f1, text
-    block_f1, block_text = detection_f1(net, blocks, find_size)
-    return (f1 + block_f1) / 2, f"{text}; blocks {block_text.removeprefix('val ')}"
+    scores, texts = [f1], [text]
+    for name, scenes in (("blocks", blocks), ("symbols", symbols)):
+        if scenes:
+            more, more_text = detection_f1(net, scenes, find_size)
+            scores.append(more)
+            texts.append(f"{name} {more_text.removeprefix('val ')}")
+    return float(np.mean(scores)), "; ".join(texts)
 
 
 def export(net, out, weights=True, find_size=FIND_SIZE):
@@ -189,6 +205,9 @@ def main(argv=None):
     ap.add_argument("--block-val", type=int, default=0,
                     help="also score checkpoints on this many rendered packed-block scenes (not trained on): "
                          "the kept checkpoint has the best mean of the val photos' F1 and theirs")
+    ap.add_argument("--symbol-val", type=int, default=0,
+                    help="also score checkpoints on this many rendered scenes of made-up-symbol dice "
+                         "(not trained on): the kept checkpoint has the best mean of the F1s")
     ap.add_argument("--tray-share", type=float, default=0.3, help="share of patches cut from the tray photos")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
@@ -210,6 +229,7 @@ def main(argv=None):
         image = cv2.imread(str(p.image))
         val.append((image, labels_in_pixels(p.dice, image.shape[1], image.shape[0])))
     blocks = [block_val_scene(n) for n in range(args.block_val)]
+    symbols = [symbol_val_scene(n) for n in range(args.symbol_val)]
     print(f"train: tray {len(tray)}, mixed {len(mixed)}, scenes {len(scenes)}; val photos {len(val)}; "
           f"input {args.size}, {args.arch}", flush=True)
     net = make_net(args.arch)
@@ -225,7 +245,7 @@ def main(argv=None):
         return f"loss {loss.item():.3f} (heat {hl:.3f} reg {rl:.3f})"
 
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
-                     validate=lambda: checkpoint_score(net, val, blocks, args.size), higher_is_better=True,
+                     validate=lambda: checkpoint_score(net, val, blocks, args.size, symbols), higher_is_better=True,
                      every=250)
     export(net, args.out, find_size=args.size)
     print(f"wrote {args.out} (val F1 {best:.4f})", flush=True)
