@@ -330,7 +330,8 @@ class PipReader:
         out = self._forward(blob)
         if self.mirror_faces is not None:
             top = softmax(out, 1.0).max(axis=1)
-            unsure = np.flatnonzero(top < self.mirror_faces if self.mirror_faces < 1 else top >= 0)
+            # at 1, every crop (a top probability can round to exactly 1.0)
+            unsure = np.flatnonzero(top < self.mirror_faces) if self.mirror_faces < 1 else np.arange(len(out))
             if len(unsure):
                 out[unsure] = 0.5 * (out[unsure] + self._forward(blob[unsure, :, :, ::-1]))
         return out
