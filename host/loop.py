@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
 from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
-from host.presenters import DieView, Screen, Status
+from host.presenters import DieView, Screen, Status, tell
 from host.session_store import StoredSession
 from rules.core import RuleError
 
@@ -300,11 +300,7 @@ class TableLoop:
     # -- output ------------------------------------------------------------------------------
     def _tell(self, method: str, *args: Any) -> None:
         """Call ``method`` on every presenter; a failing output is logged, the game goes on."""
-        for presenter in self.presenters:
-            try:
-                getattr(presenter, method)(*args)
-            except Exception as exc:  # noqa: BLE001 - an output fault must not stop the game
-                log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
+        tell(self.presenters, method, *args)
 
     def _show(self, screen: Screen) -> None:
         self.showing_notice = screen.kind == "error"

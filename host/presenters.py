@@ -39,9 +39,12 @@ to the Pico, and an input that posts the panel's button presses.
 """
 from __future__ import annotations
 
+import logging
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, TextIO
+from typing import Callable, Sequence, TextIO
+
+log = logging.getLogger(__name__)
 
 ROLL, SCOREBOARD, PROMPT, ERROR, MENU, FAULT, SLEEP = "roll", "scoreboard", "prompt", "error", "menu", "fault", "sleep"
 SCREEN_KINDS = (ROLL, SCOREBOARD, PROMPT, ERROR, MENU, FAULT, SLEEP)
@@ -116,6 +119,16 @@ class Status:
     light: str = "waiting"
     bar: int = 0
     sound: str | None = None
+
+
+def tell(presenters: Sequence, method: str, *args) -> None:
+    """Call ``method`` on every presenter; one that fails is logged and the others still get
+    it (an unplugged panel must stop neither the game nor teaching)."""
+    for presenter in presenters:
+        try:
+            getattr(presenter, method)(*args)
+        except Exception as exc:  # noqa: BLE001 - an output fault must not stop the caller
+            log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
 
 
 class Presenter:

@@ -15,7 +15,6 @@ True
 """
 from __future__ import annotations
 
-import logging
 import queue
 import sys
 import threading
@@ -23,9 +22,7 @@ import time
 from typing import Callable, Sequence, TextIO
 
 from host.devices import ATTENTION, READ_OK, WAITING
-from host.presenters import PROMPT, ROLL, DieView, Screen, Status
-
-log = logging.getLogger(__name__)
+from host.presenters import PROMPT, ROLL, DieView, Screen, Status, tell
 
 GO, STOP = True, False
 #: what each button or knob command (host.presenters.COMMANDS) answers; turning the knob and
@@ -127,25 +124,16 @@ class TeachConsole:
         if self.out is not None:
             print(text, file=self.out, flush=True)
 
-    def _tell(self, method: str, *args) -> None:
-        """Call ``method`` on every presenter; one that fails is logged and teaching goes on
-        (an unplugged panel must not lose the pictures taken so far)."""
-        for presenter in self.presenters:
-            try:
-                getattr(presenter, method)(*args)
-            except Exception as exc:  # noqa: BLE001 - an output fault must not stop teaching
-                log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
-
     def _show(self, screen: Screen) -> None:
         self._screen = screen
-        self._tell("show", screen)
+        tell(self.presenters, "show", screen)
         self._tick()
 
     def _status(self, status: Status) -> None:
-        self._tell("status", status)
+        tell(self.presenters, "status", status)
 
     def _tick(self) -> None:
-        self._tell("tick", self.clock())
+        tell(self.presenters, "tick", self.clock())
 
     def ask(self, title: str, lines: Sequence[str] = ()) -> bool:
         """Show a question; True to go on, False if the player stopped. Without ``wait``
@@ -194,11 +182,6 @@ class TeachConsole:
         self._status(Status(light=WAITING))
 
     def close(self) -> None:
-        """Flush the screen and close every presenter (the display sleeps, the lights go off)."""
-        for presenter in self.presenters:
-            for method in ("flush", "close"):
-                if hasattr(presenter, method):
-                    try:
-                        getattr(presenter, method)()
-                    except Exception as exc:  # noqa: BLE001 - closing anyway
-                        log.warning("presenter %s failed in %s: %s", type(presenter).__name__, method, exc)
+        """Close every presenter: the display shows its last screen and sleeps, the lights go
+        off (as the table loop's shutdown does)."""
+        tell(self.presenters, "close")
