@@ -219,14 +219,18 @@ def load_settings(path: Path) -> dict:
         raise ValueError(f"{path}: no {', '.join(missing)} (run python -m vision.training.calibrate)")
     if not isinstance(settings.get("find_mirror", False), bool):
         raise ValueError(f"{path}: find_mirror must be true or false, got {settings['find_mirror']!r}")
-    mirror = settings.get("mirror_faces")
-    if mirror is not None and (isinstance(mirror, bool) or not isinstance(mirror, (int, float))
-                               or not 0 <= mirror <= 1):
-        raise ValueError(f"{path}: mirror_faces must be a probability from 0 to 1 (or null), "
-                         f"got {mirror!r}")
+    if settings.get("mirror_faces") is not None:
+        check_mirror_faces(settings["mirror_faces"], f"{path}: mirror_faces")
     if settings.get("faint_finds") is not None:
         check_faint(settings["faint_finds"], settings["find_threshold"], path)
     return settings
+
+
+def check_mirror_faces(value, where: str) -> None:
+    """``mirror_faces`` (a crop is read again mirrored below this top probability) must be
+    a number from 0 to 1; ``where`` names the file's key or the flag in the message."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{where} must be a probability from 0 to 1, got {value!r}")
 
 
 FAINT_KEYS = ("threshold", "die_prob", "face_prob")

@@ -136,8 +136,10 @@ def main(argv=None):
     if args.mirror is not None:
         settings["find_mirror"] = args.mirror
     if args.mirror_faces is not None:
-        if not 0 <= args.mirror_faces <= 1:
-            ap.error(f"--mirror-faces must be from 0 to 1, got {args.mirror_faces}")
+        try:
+            pips.check_mirror_faces(args.mirror_faces, "--mirror-faces")
+        except ValueError as exc:
+            ap.error(str(exc))
         settings["mirror_faces"] = args.mirror_faces
     if args.no_mirror_faces:
         settings["mirror_faces"] = None
