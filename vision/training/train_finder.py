@@ -139,24 +139,19 @@ def detection_f1(net, val, find_size, threshold=0.3) -> tuple[float, str]:
     return f1, f"val recall {recall:.4f} precision {precision:.4f} f1 {f1:.4f}"
 
 
-def block_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
-    """Rendered packed-block scene number ``n`` for checkpoint picking (scenes.PICK_SEED + n:
-    never a training scene, nor one of the MEASURE_SEED scenes the README's block figure uses)."""
+# Rendered scenes for checkpoint picking start at scenes.PICK_SEED (never a training scene,
+# nor one of the MEASURE_SEED scenes the README's block figure uses); each kind has its own
+# range of seeds.
+PICK_OFFSETS = {"blocks": 0, "symbols": 500_000}
+
+
+def pick_scene(kind: str, n: int) -> tuple[np.ndarray, list[dict]]:
+    """Rendered scene number ``n`` of ``kind`` for checkpoint picking: "blocks" (dice packed
+    in blocks) or "symbols" (made-up-symbol dice, none of the built-in sets' icons)."""
     from vision.training.scenes import PICK_SEED, scene_labels, training_scene
-    image, dice = training_scene(PICK_SEED + n, block_share=1.0, upright=True)
+    share = {"blocks": {"block_share": 1.0}, "symbols": {"symbol_share": 1.0}}[kind]
+    image, dice = training_scene(PICK_SEED + PICK_OFFSETS[kind] + n, upright=True, **share)
     return image, scene_labels(dice)
-
-
-def symbol_val_scene(n: int) -> tuple[np.ndarray, list[dict]]:
-    """Rendered scene number ``n`` of made-up-symbol dice for checkpoint picking
-    (scenes.PICK_SEED + SYMBOL_VAL_OFFSET + n: no training scene, no block-val or MEASURE_SEED
-    scene, and none of the built-in sets' icons)."""
-    from vision.training.scenes import PICK_SEED, scene_labels, training_scene
-    image, dice = training_scene(PICK_SEED + SYMBOL_VAL_OFFSET + n, symbol_share=1.0, upright=True)
-    return image, scene_labels(dice)
-
-
-SYMBOL_VAL_OFFSET = 500_000
 
 
 def checkpoint_score(net, val, blocks, find_size, symbols=()) -> tuple[float, str]:
@@ -228,8 +223,8 @@ def main(argv=None):
     for p in photos(side="val"):
         image = cv2.imread(str(p.image))
         val.append((image, labels_in_pixels(p.dice, image.shape[1], image.shape[0])))
-    blocks = [block_val_scene(n) for n in range(args.block_val)]
-    symbols = [symbol_val_scene(n) for n in range(args.symbol_val)]
+    blocks = [pick_scene("blocks", n) for n in range(args.block_val)]
+    symbols = [pick_scene("symbols", n) for n in range(args.symbol_val)]
     print(f"train: tray {len(tray)}, mixed {len(mixed)}, scenes {len(scenes)}; val photos {len(val)}; "
           f"input {args.size}, {args.arch}", flush=True)
     net = make_net(args.arch)
