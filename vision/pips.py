@@ -7,6 +7,11 @@
    and box size come from the other output channels, mapped back to frame pixels. Where
    the heatmap is unsure (a busy or crowded scene), the frame is read mirrored too and the
    two heatmaps averaged (``finder_maps``; ``find_mirror`` in ``pip_reader.json``).
+   A frame over twice ``find_size`` (a phone photo, a 1280x720 camera frame) whose
+   whole-frame pass finds no dice or only small ones (``small_dice_likely``) is also looked
+   at in overlapping tiles at finer scales, for dice too small to survive the shrink
+   (``run_finder``); a die only those passes find is kept only when the face reader is
+   sure it is a die and of its face (``FINE_GATE``).
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
    (square, ``CONTEXT`` x its size, resized to the model's crop side, ``crop`` in
    ``pip_reader.json``) and classified as face 1..6 or "no die"; the network first evens out
@@ -35,7 +40,7 @@ Both networks were trained by ``vision/training`` on the shared real photos; see
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -60,6 +65,7 @@ class Find:
     w: float
     h: float
     score: float
+    fine: bool = False  # from a finer, tiled pass of a big frame (``run_finder``)
 
 
 def load_net(path: Path):
@@ -104,10 +110,9 @@ def peaks(maps: np.ndarray, scale: float, threshold: float) -> list[Find]:
         h = 16.0 * float(np.exp(np.clip(maps[2, iy, ix], -4, 4))) / scale
         cx = (ix + float(np.clip(maps[3, iy, ix], 0, 1))) * STRIDE / scale
         cy = (iy + float(np.clip(maps[4, iy, ix], 0, 1))) * STRIDE / scale
-        # two maxima on one die (a long oblique die): keep the stronger
-        if any(abs(f.x - cx) < 0.45 * max(f.w, w) and abs(f.y - cy) < 0.45 * max(f.h, h) for f in finds):
-            continue
-        finds.append(Find(cx, cy, w, h, float(heat[iy, ix])))
+        find = Find(cx, cy, w, h, float(heat[iy, ix]))
+        if not covered(find, finds):  # two maxima on one die (a long oblique die): keep the stronger
+            finds.append(find)
     return finds
 
 
@@ -168,13 +173,132 @@ def finder_maps(finder, canvas: np.ndarray, width: int, mirror: bool = False) ->
     return maps
 
 
+# A big frame is also looked at in tiles at finer scales (``finer_scales``), or its small
+# dice would shrink below what the finder sees: it learnt from 640 px photos shrunk to its
+# 320 px input, where the smallest dice (20 px) are 10 px. FINEST_SCALE keeps that promise
+# for any frame: a 20 px die is 10 px at the finest pass. A finer pass only adds dice that
+# would be under HANDOFF_PX at the next coarser one (the coarser pass sees bigger ones
+# whole); where passes find the same die, the one that sees it biggest (up to
+# GOOD_INPUT_PX) keeps it (``merged``). Tiles overlap by TILE_OVERLAP of their side, more
+# than twice the biggest die a finer pass adds.
+FINEST_SCALE = 0.5
+HANDOFF_PX = 28.0
+GOOD_INPUT_PX = 10.0
+TILE_OVERLAP = 0.2
+
+
+def finer_scales(height: int, width: int, size: int = FIND_SIZE) -> list[float]:
+    """The scales (frame -> finder input) of the tiled passes a frame gets after the
+    whole-frame one: each twice the one before, the last FINEST_SCALE; none for a frame
+    whose whole-frame pass is already at FINEST_SCALE or finer (640 px and smaller)."""
+    scale, out = size / max(height, width), []
+    while scale < FINEST_SCALE - 1e-9:
+        scale = min(2 * scale, FINEST_SCALE)
+        out.append(scale)
+    return out
+
+
+def tile_origins(length: int, side: int, overlap: float = TILE_OVERLAP) -> list[int]:
+    """Where tiles of ``side`` start along ``length`` so that they cover it, overlapping by
+    at least ``overlap`` of ``side``."""
+    if length <= side:
+        return [0]
+    step = max(1, int(side * (1 - overlap)))
+    starts = list(range(0, length - side, step))
+    return starts + [length - side]
+
+
+def tiled_finds(finder, frame: np.ndarray, scale: float, threshold: float, size: int,
+                mirror: bool) -> list[Find]:
+    """The finder on ``size`` px tiles of the frame shrunk by ``scale``, in frame pixels."""
+    h, w = frame.shape[:2]
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if scale <= 0.5 else cv2.INTER_LINEAR)
+    margin = TILE_OVERLAP * size / 2
+
+    def inside(at: float, start: int, length: int, whole: int) -> bool:
+        # a die near a tile's inner edge is cut off there: the next tile sees it whole
+        return (start == 0 or at >= margin) and (start + length >= whole or at < length - margin)
+
+    finds = []
+    for oy in tile_origins(sh, size):
+        for ox in tile_origins(sw, size):
+            tile = small[oy:oy + size, ox:ox + size]
+            th, tw = tile.shape[:2]
+            canvas = np.full((size, size, 3), PAD, np.uint8)
+            canvas[:th, :tw] = tile
+            for f in peaks(finder_maps(finder, canvas, tw, mirror), scale, threshold):
+                tx, ty = f.x * scale, f.y * scale  # tile pixels
+                if tx < tw and ty < th and inside(tx, ox, tw, sw) and inside(ty, oy, th, sh):
+                    finds.append(Find(f.x + ox / scale, f.y + oy / scale, f.w, f.h, f.score, fine=True))
+    return finds
+
+
+def covered(find: Find, finds: list[Find]) -> bool:
+    """Whether ``find`` lies on one of ``finds`` (as ``peaks`` tells two maxima of one die)."""
+    return any(abs(f.x - find.x) < 0.45 * max(f.w, find.w) and abs(f.y - find.y) < 0.45 * max(f.h, find.h)
+               for f in finds)
+
+
+def merged(candidates: list[tuple[Find, float]], confirm: float = 0.0) -> list[Find]:
+    """One find per die from the finds of several passes (each with its pass's scale): the
+    coarsest pass that sees the die at least GOOD_INPUT_PX across keeps it (the finder's
+    usual view, read with the usual gates); a die no pass sees that big goes to the pass
+    that sees it biggest; between finds of one pass, the surer; finds under ``confirm``
+    only where no surer find lies. A finer pass's find that a
+    coarser pass found too (at ``confirm`` or surer) is read with the usual gates (``Find.fine``
+    False)."""
+    def rank(candidate: tuple[Find, float]) -> tuple:
+        find, scale = candidate
+        seen = max(find.w, find.h) * scale
+        faint = find.score < confirm  # a faint find never hides a surer one
+        return (faint, 0, scale, -find.score) if seen >= GOOD_INPUT_PX else (faint, 1, -seen, -find.score)
+    out: list[Find] = []
+    for find, scale in sorted(candidates, key=rank):
+        if covered(find, out):
+            continue
+        if find.fine and any(s < scale and f.score >= confirm and covered(f, [find]) for f, s in candidates):
+            find = replace(find, fine=False)  # a coarser pass saw it too: not a finer pass's alone
+        out.append(find)
+    return out
+
+
+# The finer passes run only where the whole-frame pass suggests small dice: it found none
+# (at the usual threshold), or the median die it found is under SMALL_DICE_PX in its input,
+# near the smallest it finds reliably (10 px: a 20 px die in a 640 px photo). A big photo of
+# big dice (a phone photo) is read by the whole-frame pass alone, as its 640 px copy would
+# be: finer passes there see pips and specks as big as small dice.
+SMALL_DICE_PX = 12.0
+
+
+def small_dice_likely(finds: list[Find], scale: float, confirm: float) -> bool:
+    """Whether a frame's whole-frame finds (seen at ``scale``; those at ``confirm`` or surer)
+    suggest dice too small for it."""
+    seen = [max(f.w, f.h) * scale for f in finds if f.score >= confirm]
+    return not seen or float(np.median(seen)) < SMALL_DICE_PX
+
+
 def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZE,
-               mirror: bool = False) -> list[Find]:
+               mirror: bool = False, confirm: float | None = None) -> list[Find]:
     """The finder network (input ``size`` x ``size``) on one frame: its heatmap's peaks above
-    ``threshold``, in frame pixels (``mirror``: see ``finder_maps``)."""
+    ``threshold``, in frame pixels (``mirror``: see ``finder_maps``). A frame bigger than
+    twice ``size`` whose whole-frame finds at ``confirm`` (default ``threshold``) or surer
+    are none or small (``small_dice_likely``) is also looked at in tiles at finer scales,
+    for its small dice (``finer_scales``); a die they find that the whole-frame pass found
+    at ``confirm`` or surer is not theirs alone (``merged``)."""
     canvas, scale = letterbox(frame, size)
     width = max(1, round(frame.shape[1] * scale))
-    return peaks(finder_maps(finder, canvas, width, mirror), scale, threshold)
+    finds = peaks(finder_maps(finder, canvas, width, mirror), scale, threshold)
+    confirm = threshold if confirm is None else confirm
+    finer = finer_scales(*frame.shape[:2], size)
+    if not finer or not small_dice_likely(finds, scale, confirm):
+        return finds
+    candidates, coarser = [(f, scale) for f in finds], scale
+    for fine in finer:
+        candidates += [(f, fine) for f in tiled_finds(finder, frame, fine, threshold, size, mirror)
+                       if max(f.w, f.h) * coarser < HANDOFF_PX]
+        coarser = fine
+    return merged(candidates, confirm)
 
 
 def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -251,19 +375,35 @@ def check_faint(faint, find_threshold, path) -> None:
                          f"find_threshold {find_threshold}")
 
 
+# A finer pass's find (``Find.fine``) is held to this bar whatever its heat: a big frame's
+# finer passes see its texture and specks as big as small dice, and the finder fires on
+# them: on the 'train'-side mixed photos blown up to 1280 px, where the whole-frame pass
+# sees every die as in the photo itself, finer passes on every photo with the plain gates
+# cut precision from 92 % to 69 %; with these it was 90 %, per die 93.2 -> 94.1 %. Since
+# then only photos whose dice look small take finer passes (``small_dice_likely``). Held
+# to 0.99 / 0.97 instead, the finer passes lost most of what they find (val photos set
+# 2x2: byler 97.6 -> 90.4 %, epanemu 73.8 -> 70.7 % per die) for no steady precision.
+FINE_GATE = {"die_prob": 0.97, "face_prob": 0.9}
+
+
 def dice_kept(heat: np.ndarray, probs: np.ndarray, find_threshold: float, min_die_prob: float,
-              faint: dict | None) -> np.ndarray:
+              faint: dict | None, fine: np.ndarray | None = None) -> np.ndarray:
     """Which finds are dice, from their heat scores and face probabilities (N x 7, "no die"
     last): a find at ``find_threshold`` or above unless the face reader says "no die"
     (``min_die_prob``); a fainter one (``faint["threshold"]`` or above) only when the face
-    reader is sure it is a die and of its face (``faint_finds``). The calibration keeps
+    reader is sure it is a die and of its face (``faint_finds``); a find of a finer pass
+    (``fine``) only when the face reader is that sure (``FINE_GATE``). The calibration keeps
     the same finds."""
     die = 1.0 - probs[:, 6]
+    face = probs[:, :6].max(axis=1)
+    fine = np.zeros(len(heat), bool) if fine is None else np.asarray(fine, bool)
     strong = heat >= find_threshold
-    keep = strong & (die >= min_die_prob)
+    keep = strong & ~fine & (die >= min_die_prob)
     if faint is not None:
-        keep |= (~strong & (heat >= faint["threshold"]) & (die >= faint["die_prob"])
-                 & (probs[:, :6].max(axis=1) >= faint["face_prob"]))
+        keep |= (~strong & ~fine & (heat >= faint["threshold"]) & (die >= faint["die_prob"])
+                 & (face >= faint["face_prob"]))
+    floor = find_threshold if faint is None else min(find_threshold, faint["threshold"])
+    keep |= fine & (heat >= floor) & (die >= FINE_GATE["die_prob"]) & (face >= FINE_GATE["face_prob"])
     return keep
 
 
@@ -319,12 +459,12 @@ class PipReader:
     def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
         """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``)."""
         return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold,
-                          self.find_size, self.find_mirror)
+                          self.find_size, self.find_mirror, confirm=self.find_threshold)
 
     def keep(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
         """Which finds are dice (``dice_kept`` with this reader's settings)."""
         return dice_kept(np.array([f.score for f in finds], float), probs, self.find_threshold,
-                         self.min_die_prob, self.faint)
+                         self.min_die_prob, self.faint, np.array([f.fine for f in finds], bool))
 
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
         """Face logits per crop (N x 7), averaged over ``turns`` quarter turns; a crop whose
