@@ -132,3 +132,15 @@ def test_a_big_frame_of_big_dice_takes_one_pass(reader, monkeypatch):
     roll = reader(image)
     assert calls == []
     assert sorted(d.face for d in roll.dice) == sorted(d.face for d in scene.dice)
+
+
+def test_finer_passes_add_no_die_far_smaller_than_the_frames_dice(monkeypatch):
+    """Whole-frame dice 60 px in a 1920 px frame (10 px in the finder's input: small, so the
+    finer passes run); they add a 40 px die but not a 20 px speck or pip."""
+    whole = [find(300 * i, 300, 60) for i in range(1, 4)]
+    monkeypatch.setattr(pips, "finder_maps", lambda *a, **k: None)
+    monkeypatch.setattr(pips, "peaks", lambda maps, scale, threshold: list(whole))
+    monkeypatch.setattr(pips, "tiled_finds", lambda *a, **k: [find(1500, 900, 20, fine=True),
+                                                               find(1500, 300, 40, fine=True)])
+    kept = pips.run_finder(None, np.zeros((1440, 1920, 3), np.uint8), 0.3)
+    assert sorted((k.x, k.w) for k in kept) == [(300, 60), (600, 60), (900, 60), (1500, 40)]

@@ -1,0 +1,129 @@
+"""python -m vision.bench big [--split test|val|train] [--folder NAME] [--data DIR] [--models DIR]
+
+The pip reader on frames bigger than the 640 px photos it learnt from, made from the shared
+real photos of one side of the fixed split (default 'test', the held-out photos):
+
+* **mosaics**: k x k photos side by side (1280 px for 2x2, 1920 px for 3x3), so the frame
+  grows and its dice keep their 20-40 px, as small dice in a wide camera frame or a phone
+  photo taken from afar; here the finder's finer, tiled passes must find them
+  (vision/pips.py: ``run_finder``);
+* **blown up**: each photo enlarged 2x and 3x, so every die grows with the frame, as in a
+  phone photo of big dice; here the whole-frame pass should read them as in the photo
+  itself, and finer passes would mostly add false finds.
+
+For each: per-die accuracy (found and face right), recall, precision, the reads at
+confidence >= 0.9 and the share of them right, counted like score_reads.py; the same photos
+read one by one at 640 px as the reference; and the median CPU milliseconds per frame (one
+OpenCV thread). Photos whose dice carry no labels are left out.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.bench.scoring import Tally, labels_in_pixels
+from vision.pips import MODELS, PipReader
+from vision.training.split import DEFAULT_ROOT, FOLDERS, photos
+
+MOSAICS = (2, 3)
+ENLARGE = (2.0, 3.0)
+
+
+def reads(roll) -> list[dict]:
+    return [d.to_json() for d in roll.dice]
+
+
+def timed(reader, frame: np.ndarray) -> tuple[object, float]:
+    start = time.process_time()
+    roll = reader(frame)
+    return roll, 1000 * (time.process_time() - start)
+
+
+def mosaic(images: list[np.ndarray], labels: list[list[dict]], k: int) -> tuple[np.ndarray, list[dict]]:
+    """k x k photos (all the same size) side by side in one frame, their labels moved with them."""
+    h, w = images[0].shape[:2]
+    frame = np.zeros((h * k, w * k, 3), np.uint8)
+    moved = []
+    for j, (image, dice) in enumerate(zip(images, labels)):
+        oy, ox = h * (j // k), w * (j % k)
+        frame[oy:oy + h, ox:ox + w] = image
+        moved += [{**d, "x": d["x"] + ox, "y": d["y"] + oy} for d in dice]
+    return frame, moved
+
+
+def enlarged(labels: list[dict], factor: float) -> list[dict]:
+    return [{**d, **{key: d[key] * factor for key in ("x", "y", "w", "h")}} for d in labels]
+
+
+def line(name: str, tally: Tally, ms: list[float]) -> str:
+    sure, right = tally.confident(0.9)
+    return (f"  {name:22s} {tally.images:3d} frames, {tally.labelled:4d} dice: per die {tally.per_die:6.1%}, "
+            f"recall {tally.recall:6.1%}, precision {tally.precision:6.1%}, >= 0.9: {sure:4d} reads "
+            f"{right:6.1%} right, median {np.median(ms):5.0f} ms")
+
+
+def measure(reader, images: list[np.ndarray], labels: list[list[dict]]) -> list[str]:
+    """One printed line per kind of frame made from these photos and their labels (pixels)."""
+    out = []
+    alone, ms = Tally(), []
+    for image, dice in zip(images, labels):
+        roll, t = timed(reader, image)
+        alone.add(dice, reads(roll))
+        ms.append(t)
+    out.append(line("each photo alone", alone, ms))
+    same = [i for i, im in enumerate(images) if im.shape == images[0].shape]  # mosaics need one size
+    for k in MOSAICS:
+        tally, ms = Tally(), []
+        for start in range(0, len(same) - k * k + 1, k * k):
+            group = same[start:start + k * k]
+            frame, dice = mosaic([images[i] for i in group], [labels[i] for i in group], k)
+            roll, t = timed(reader, frame)
+            tally.add(dice, reads(roll))
+            ms.append(t)
+        if tally.images:
+            out.append(line(f"{k}x{k} mosaics", tally, ms))
+    for factor in ENLARGE:
+        tally, ms = Tally(), []
+        for image, dice in zip(images, labels):
+            frame = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+            roll, t = timed(reader, frame)
+            tally.add(enlarged(dice, factor), reads(roll))
+            ms.append(t)
+        out.append(line(f"blown up {factor:g}x", tally, ms))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.bench big", description=__doc__.split("\n\n")[1])
+    ap.add_argument("--data", type=Path, default=DEFAULT_ROOT, help="the d6-real folder")
+    ap.add_argument("--split", choices=("test", "val", "train"), default="test")
+    ap.add_argument("--folder", choices=FOLDERS, action="append", help="only this folder (repeatable)")
+    ap.add_argument("--models", type=Path, default=MODELS, help="the pip reader's models folder")
+    args = ap.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"vision.bench.big: no photos at {args.data}; nothing to measure", file=sys.stderr)
+        return 1
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        reader = PipReader(models=args.models)
+        print(f"pip reader on big frames made from {args.data} ({args.split} split), one OpenCV thread")
+        for folder in args.folder or FOLDERS:
+            labelled = [p for p in photos(args.data, folder=folder, side=args.split) if p.dice]
+            images = [cv2.imread(str(p.image)) for p in labelled]
+            labels = [labels_in_pixels(p.dice, im.shape[1], im.shape[0]) for p, im in zip(labelled, images)]
+            print(folder, flush=True)
+            for text in measure(reader, images, labels):
+                print(text, flush=True)
+    finally:
+        cv2.setNumThreads(threads)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
