@@ -277,11 +277,17 @@ SMALL_DICE_PX = 12.0
 FINE_MIN_SHARE = 0.5
 
 
+def median_die(finds: list[Find], confirm: float) -> float | None:
+    """The median longer side (frame pixels) of the finds at ``confirm`` or surer; None if none."""
+    sides = [max(f.w, f.h) for f in finds if f.score >= confirm]
+    return float(np.median(sides)) if sides else None
+
+
 def small_dice_likely(finds: list[Find], scale: float, confirm: float) -> bool:
     """Whether a frame's whole-frame finds (seen at ``scale``; those at ``confirm`` or surer)
     suggest dice too small for it."""
-    seen = [max(f.w, f.h) * scale for f in finds if f.score >= confirm]
-    return not seen or float(np.median(seen)) < SMALL_DICE_PX
+    median = median_die(finds, confirm)
+    return median is None or median * scale < SMALL_DICE_PX
 
 
 def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZE,
@@ -301,8 +307,7 @@ def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZ
     if not finer or not small_dice_likely(finds, scale, confirm):
         return finds
     candidates, coarser = [(f, scale) for f in finds], scale
-    sure = [max(f.w, f.h) for f in finds if f.score >= confirm]
-    least = FINE_MIN_SHARE * float(np.median(sure)) if sure else 0.0
+    least = FINE_MIN_SHARE * (median_die(finds, confirm) or 0.0)
     for fine in finer:  # each adds dice too small for the coarser pass, but not far smaller than its dice
         candidates += [(f, fine) for f in tiled_finds(finder, frame, fine, threshold, size, mirror)
                        if least <= max(f.w, f.h) and max(f.w, f.h) * coarser < HANDOFF_PX]
