@@ -34,14 +34,15 @@ MOSAICS = (2, 3)
 ENLARGE = (2.0, 3.0)
 
 
-def reads(roll) -> list[dict]:
-    return [d.to_json() for d in roll.dice]
-
-
-def timed(reader, frame: np.ndarray) -> tuple[object, float]:
-    start = time.process_time()
-    roll = reader(frame)
-    return roll, 1000 * (time.process_time() - start)
+def tally_frames(reader, frames) -> tuple[Tally, list[float]]:
+    """Read each (frame, labels in pixels): the tally and the CPU milliseconds per frame."""
+    tally, ms = Tally(), []
+    for frame, labels in frames:
+        start = time.process_time()
+        roll = reader(frame)
+        ms.append(1000 * (time.process_time() - start))
+        tally.add(labels, [d.to_json() for d in roll.dice])
+    return tally, ms
 
 
 def mosaic(images: list[np.ndarray], labels: list[list[dict]], k: int) -> tuple[np.ndarray, list[dict]]:
@@ -69,32 +70,17 @@ def line(name: str, tally: Tally, ms: list[float]) -> str:
 
 def measure(reader, images: list[np.ndarray], labels: list[list[dict]]) -> list[str]:
     """One printed line per kind of frame made from these photos and their labels (pixels)."""
-    out = []
-    alone, ms = Tally(), []
-    for image, dice in zip(images, labels):
-        roll, t = timed(reader, image)
-        alone.add(dice, reads(roll))
-        ms.append(t)
-    out.append(line("each photo alone", alone, ms))
+    out = [line("each photo alone", *tally_frames(reader, zip(images, labels)))]
     same = [i for i, im in enumerate(images) if im.shape == images[0].shape]  # mosaics need one size
     for k in MOSAICS:
-        tally, ms = Tally(), []
-        for start in range(0, len(same) - k * k + 1, k * k):
-            group = same[start:start + k * k]
-            frame, dice = mosaic([images[i] for i in group], [labels[i] for i in group], k)
-            roll, t = timed(reader, frame)
-            tally.add(dice, reads(roll))
-            ms.append(t)
-        if tally.images:
-            out.append(line(f"{k}x{k} mosaics", tally, ms))
+        groups = [same[start:start + k * k] for start in range(0, len(same) - k * k + 1, k * k)]
+        if groups:
+            frames = (mosaic([images[i] for i in g], [labels[i] for i in g], k) for g in groups)
+            out.append(line(f"{k}x{k} mosaics", *tally_frames(reader, frames)))
     for factor in ENLARGE:
-        tally, ms = Tally(), []
-        for image, dice in zip(images, labels):
-            frame = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-            roll, t = timed(reader, frame)
-            tally.add(enlarged(dice, factor), reads(roll))
-            ms.append(t)
-        out.append(line(f"blown up {factor:g}x", tally, ms))
+        frames = ((cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC),
+                   enlarged(dice, factor)) for image, dice in zip(images, labels))
+        out.append(line(f"blown up {factor:g}x", *tally_frames(reader, frames)))
     return out
 
 
