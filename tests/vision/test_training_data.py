@@ -10,7 +10,8 @@ import pytest
 
 from vision import synth
 from vision.training.scenes import training_scene, training_style
-from vision.training.symbols import FACES, maker_variant, mark_count, symbol_set, symbol_specs
+from vision.training.symbols import (FACES, PIP_LIKE_SHAPES, maker_variant, mark_count, not_pip_specs,
+                                     symbol_set, symbol_specs)
 
 CLEAN = synth.Lighting(direction=(0.2, 0.3, 0.93), ambient=0.6, blur=0.0, noise=0.0, shadow=0.3)
 
@@ -82,6 +83,20 @@ def test_made_up_sets_are_deterministic_and_varied():
     assert symbol_specs(9) == symbol_specs(9)
     kinds = {spec["kind"] for seed in range(60) for spec in symbol_specs(seed)}
     assert {"marks", "dots", "glyph", "shape", "strokes", "combo"} <= kinds
+
+
+def test_not_pip_sets_draw_nothing_a_pip_die_shows():
+    """The pip face reader learns these dice as "no die": no dots, discs, rings or blank faces
+    (a die whose pips it should read), but numerals, letters, strokes and other shapes."""
+    specs = [spec for seed in range(80) for spec in not_pip_specs(seed)]
+    assert {spec["kind"] for spec in specs} == {"glyph", "strokes", "shape"}
+    assert not any(spec["kind"] == "shape" and spec["shape"]["kind"] in PIP_LIKE_SHAPES for spec in specs)
+    assert not_pip_specs(5) == not_pip_specs(5) and not_pip_specs(5) != not_pip_specs(6)
+    assert any(spec["kind"] == "glyph" and spec["text"][0] in "123456" for spec in specs)
+    name = symbol_set(5, not_pips=True)
+    assert name == "not-pips-5" and synth.faces_of(name) == FACES
+    _, dice = training_scene(3, size=(256, 256), symbol_share=1.0, not_pips=True)
+    assert len(dice) and np.all(dice[:, 0] == 0)
 
 
 def test_maker_variants_keep_each_face_but_move_and_resize_its_marks():

@@ -70,19 +70,22 @@ def training_lighting(rng: np.random.Generator) -> Lighting:
 
 
 def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0,
-                   upright: bool = False, block_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                   upright: bool = False, block_share: float = 0.0,
+                   not_pips: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One rendered scene: (BGR image, dice array [face, cx, cy, w, h] in pixels), the box
     covering each die's whole silhouette like the real photos' labels. With probability
     ``symbol_share`` the dice carry random symbols instead of pips (vision.training.symbols;
     face 0 in the array), so a finder learns to find dice whatever their faces show.
     ``upright``: oblique views are taken as a person holds a camera (far side at the top), so
     a die's top face shows above its front face, as in real oblique photos.
-    ``block_share``: the share of scenes whose dice are packed in a block (``block_poses``)."""
+    ``block_share``: the share of scenes whose dice are packed in a block (``block_poses``).
+    ``not_pips``: the symbol dice carry faces no pip die shows (numerals, letters, pictures:
+    ``symbols.not_pip_specs``)."""
     rng = np.random.default_rng([seed, 77])
     dice_set, faces = "d6-pips", ("1", "2", "3", "4", "5", "6")
     if rng.random() < symbol_share:
         from vision.training.symbols import FACES, symbol_set
-        dice_set, faces = symbol_set(seed), FACES
+        dice_set, faces = symbol_set(seed, not_pips=not_pips), FACES
     oblique = rng.random() < 0.45
     camera_tilt = float(rng.uniform(25, 58)) if oblique else float(rng.uniform(0, 14))
     die_px = float(math.exp(rng.uniform(math.log(14), math.log(110 if oblique else 70))))

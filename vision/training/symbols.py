@@ -272,6 +272,26 @@ def symbol_specs(seed: int) -> list[dict]:
     return specs
 
 
+# Faces no pip die shows, for teaching the pip face reader that a die with numerals, letters
+# or pictures is not a pip die ("no die" to it): glyphs, strokes and shapes, never dots,
+# rings, discs or compositions of small parts (those can look like pips).
+NOT_PIP_FAMILIES = ("glyph", "glyph", "strokes", "shape")
+PIP_LIKE_SHAPES = ("circle", "ring")
+
+
+def not_pip_specs(seed: int) -> list[dict]:
+    """Six different faces unlike any pip face (``NOT_PIP_FAMILIES``), one family per set
+    as on most real dice (numeral dice, letter dice, picture dice)."""
+    rng = np.random.default_rng([seed, 4343])
+    family = str(rng.choice(NOT_PIP_FAMILIES))
+    specs = []
+    while len(specs) < 6:
+        spec = random_symbol(rng, family)
+        if spec["kind"] != "shape" or spec["shape"]["kind"] not in PIP_LIKE_SHAPES:
+            specs.append(spec)
+    return specs
+
+
 def mark_count(spec: dict) -> int:
     """How many separate marks a face shows when that is well defined (count and dot faces,
     blank faces), else -1."""
@@ -334,12 +354,13 @@ def maker_variant(spec: dict, rng) -> dict:
     return out
 
 
-def symbol_set(seed: int, variant: np.random.Generator | None = None) -> str:
+def symbol_set(seed: int, variant: np.random.Generator | None = None, not_pips: bool = False) -> str:
     """Register die set ``symbols-SEED`` with the renderer; returns its name. With a
     ``variant`` generator: a maker's variant of that set (``maker_variant`` of each face),
-    registered under a name of its own."""
-    specs = dict(zip(FACES, symbol_specs(seed)))
-    name = f"symbols-{seed}"
+    registered under a name of its own. ``not_pips``: a set of faces no pip die shows
+    (``not_pip_specs``), named ``not-pips-SEED``."""
+    specs = dict(zip(FACES, not_pip_specs(seed) if not_pips else symbol_specs(seed)))
+    name = f"not-pips-{seed}" if not_pips else f"symbols-{seed}"
     if variant is not None:
         specs = {face: maker_variant(spec, variant) for face, spec in specs.items()}
         name = f"{name}-v{int(variant.integers(1 << 30))}"

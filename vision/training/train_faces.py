@@ -12,7 +12,10 @@ turn, shift, scale and recolour small pictures:
   views, crowds, smoky and swirled dice);
 * "no die" spots: empty places of the same photos and scenes, places just beside a die (where
   a finder fires between two dice) and, with ``--hard-from``, the finder's false finds on the
-  tray photos.
+  tray photos;
+* with ``--not-pip-scenes``, "no die" dice: the dice of rendered scenes whose faces no pip die
+  shows (numerals, letters, pictures: ``symbols.not_pip_specs``), so a numeral die is not
+  read as a pip die (real mixed photos hold such dice, unlabelled).
 
 The checkpoint with the best validation accuracy (labelled val dice, crops cut exactly as
 the reader cuts them) is exported.
@@ -31,9 +34,11 @@ import torch.nn.functional as F
 from vision.training.augment import CONTEXT, CROP, WIDE, WIDE_CONTEXT, affine, augment, load
 from vision.training.loop import train_for
 from vision.training.nets import FaceNet, FaceNetDW
+from vision.training.scenes import training_scene
 from vision.training.split import photos
 
 NO_DIE = 6         # class index of "no die here"
+NOT_PIP_CHECK_SEED = 9_100_000   # rendered not-pip scenes for a diagnostic; no run trains on them
 
 
 def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP, context=CONTEXT):
@@ -155,6 +160,14 @@ def accuracy(net, x, y):
     return (pred == y).float().mean().item()
 
 
+def no_die_share(net, x) -> float:
+    """The share of crops ``x`` the net reads as "no die"."""
+    net.eval()
+    with torch.no_grad():
+        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)]).argmax(1)
+    return (pred == NO_DIE).float().mean().item()
+
+
 def make_net(arch: str, width: tuple[int, ...], norm_input: bool = True):
     """``dw``: FaceNetDW (always normalises its input); ``plain``: FaceNet."""
     if arch == "dw":
@@ -174,7 +187,6 @@ def export(net, out, weights=True, side=CROP):
 
 
 def build_pools(args, rng) -> CropPools:
-    from vision.training.scenes import training_scene
     tray = [load(p) for p in photos(folder="byler-train", side="train")]
     mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
     scenes = [training_scene(args.seed * 100_000 + n, upright=args.upright_scenes) for n in range(args.synthetic)]
@@ -187,8 +199,14 @@ def build_pools(args, rng) -> CropPools:
         # Only tray photos: in epanemu's crowded scenes most "false" finds are unlabelled dice.
         neg = np.concatenate([neg, hard_spots(tray, hard_negatives(tray, args.hard_from))])
     del scenes
-    print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}", flush=True)
-    share_die = 1 - args.neg_rate
+    # dice that are not pip dice: whole dice, so "no die" here means "not a pip die"
+    others = [training_scene(args.seed * 100_000 + 60_000 + n, symbol_share=1.0, not_pips=True,
+                             upright=args.upright_scenes) for n in range(args.not_pip_scenes)]
+    ox = die_crops(others)[0]
+    del others
+    print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}, "
+          f"not pip dice {len(ox)}", flush=True)
+    share_die = 1 - args.neg_rate - (args.not_pip_rate if len(ox) else 0.0)
     real = 1 - args.synthetic_share
     tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
     return CropPools([
@@ -197,6 +215,7 @@ def build_pools(args, rng) -> CropPools:
         # dice lie at random turns in the scenes; upright ones keep their top face up
         (sx, sy, share_die * args.synthetic_share, args.mixed_turn if args.upright_scenes else 360.0),
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
+        (ox, np.full(len(ox), NO_DIE), args.not_pip_rate if len(ox) else 0.0),
     ])
 
 
@@ -225,7 +244,12 @@ def main(argv=None):
     ap.add_argument("--upright-scenes", action="store_true",
                     help="render oblique training scenes with an upright camera and turn their "
                          "crops at most --mixed-turn degrees")
+    ap.add_argument("--not-pip-scenes", type=int, default=0,
+                    help="rendered scenes of dice with numerals, letters or pictures, learnt as 'no die'")
+    ap.add_argument("--not-pip-rate", type=float, default=0.06, help="share of crops drawn from those dice")
     args = ap.parse_args(argv)
+    if not 0 <= args.neg_rate + args.not_pip_rate < 1:
+        ap.error("--neg-rate plus --not-pip-rate must be under 1")
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -247,10 +271,17 @@ def main(argv=None):
         opt.zero_grad(); loss.backward(); opt.step()
         return f"loss {loss.item():.3f}"
 
+    # a diagnostic only (checkpoints are picked on the real val dice): the share of rendered
+    # dice with numerals, letters or pictures, from scenes no run trains on, read as "no die"
+    others = [training_scene(NOT_PIP_CHECK_SEED + n, symbol_share=1.0, not_pips=True, upright=args.upright_scenes)
+              for n in range(40 if args.not_pip_scenes else 0)]
+    nx = val_set(others, args.crop)[0] if others else None
+
     def validate():
         tray, mixed = accuracy(net, tx, ty), accuracy(net, vx, vy)
+        note = f", not pip dice read as no die {no_die_share(net, nx):.3f}" if nx is not None else ""
         # Tray photos are what the box sees: weigh them as much as all the mixed ones.
-        return 0.5 * (tray + mixed), f"val acc {mixed:.4f} (tray {tray:.4f})"
+        return 0.5 * (tray + mixed), f"val acc {mixed:.4f} (tray {tray:.4f}){note}"
 
     best = train_for(net, opt, lr=args.lr, minutes=args.minutes, out=args.out, train_step=train_step,
                      validate=validate, higher_is_better=True, every=200)
