@@ -40,6 +40,35 @@ def test_the_benchmark_prints_both_kinds_and_refuses_no_scenes(capsys):
     assert rendered.main(["--scenes", "1"]) == 0
     out = capsys.readouterr().out
     assert "packed blocks 1 scenes" in out and "loose dice    1 scenes" in out
+    assert "not pip dice 1 scenes" in out and "read as pip dice" in out
     with pytest.raises(SystemExit):
         rendered.main(["--scenes", "0"])
     assert "expected at least 1" in capsys.readouterr().err
+
+
+def test_not_pip_dice_count_every_read_as_a_pip_die(monkeypatch):
+    """A reader that reads every rendered numeral or letter die as a sure 6 is charged with
+    all of them; one that reads none, with none."""
+    class Always:
+        def __init__(self, sure):
+            self.sure = sure
+
+        def __call__(self, image):
+            dice = tuple(Die(face="6", confidence=self.sure, x=float(x), y=float(y), w=20.0, h=20.0)
+                         for _, x, y, _, _ in self.dice)
+            return Roll(dice, "d6-pips", (image.shape[1], image.shape[0]))
+
+    reader = Always(0.95)
+    real_scene = rendered.training_scene
+
+    def scene(seed, **kw):
+        assert kw.get("not_pips") and kw.get("symbol_share") == 1.0
+        image, dice = real_scene(seed, **kw)
+        reader.dice = dice
+        return image, dice
+
+    monkeypatch.setattr(rendered, "training_scene", scene)
+    dice, read, sure = rendered.not_pip_reads(reader, 2)
+    assert dice > 0 and read == sure == dice
+    reader.sure = 0.5
+    assert rendered.not_pip_reads(reader, 2) == (dice, dice, 0)

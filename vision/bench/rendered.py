@@ -5,7 +5,9 @@ training run or checkpoint pick uses (7,000,000 + n; vision/training/scenes.py):
 packed face to face in blocks, and loose dice (crowds, oblique views taken by an upright
 camera, smoky dice, the mat). Prints recall, precision and per-die accuracy for each,
 counted like score_reads.py. The real photos have one packed block among their held-out
-photos; these scenes are where packed dice are measured.
+photos; these scenes are where packed dice are measured. Then dice that are not pip dice
+(numerals, letters, pictures: vision.training.symbols.not_pip_specs), which a pip reader
+should not read: how many it reads all the same, and how many of those at >= 0.9.
 """
 from __future__ import annotations
 
@@ -29,6 +31,19 @@ def tally_scenes(reader, scenes: int, block_share: float) -> Tally:
     return tally
 
 
+def not_pip_reads(reader, scenes: int) -> tuple[int, int, int]:
+    """(dice with numerals, letters or pictures, how many the reader read as pip dice, how
+    many of those at >= 0.9) over rendered scenes of such dice."""
+    dice = read = sure = 0
+    for n in range(scenes):
+        image, truth = training_scene(FIRST_SEED + n, symbol_share=1.0, not_pips=True, upright=True)
+        reads = reader(image).dice
+        dice += len(truth)
+        read += len(reads)
+        sure += sum(d.confidence >= 0.9 for d in reads)
+    return dice, read, sure
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.bench rendered",
                                      description=__doc__.split("\n\n")[1])
@@ -46,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             t = tally_scenes(reader, args.scenes, share)
             print(f"{kind:13s} {args.scenes} scenes, {t.labelled} dice: recall {t.recall:.1%}, "
                   f"precision {t.precision:.1%}, per die {t.per_die:.1%}", flush=True)
+        dice, read, sure = not_pip_reads(reader, args.scenes)
+        print(f"not pip dice {args.scenes} scenes, {dice} dice: {read} read as pip dice "
+              f"({read / max(dice, 1):.1%}), {sure} of them at >= 0.9", flush=True)
     finally:
         cv2.setNumThreads(threads)
     return 0
