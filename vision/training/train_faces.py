@@ -38,7 +38,8 @@ from vision.training.scenes import training_scene
 from vision.training.split import photos
 
 NO_DIE = 6         # class index of "no die here"
-NOT_PIP_CHECK_SEED = 9_100_000   # rendered not-pip scenes for a diagnostic; no run trains on them
+# rendered not-pip scenes for a diagnostic (runs render seed * 100,000 + n: any seed but 91)
+NOT_PIP_CHECK_SEED = 9_100_000
 
 
 def crop(image, cx, cy, size, angle=0.0, flip=False, side=CROP, context=CONTEXT):
@@ -153,19 +154,21 @@ def val_set(pool, side=CROP):
     return to_tensor(xs), torch.tensor(ys)
 
 
-def accuracy(net, x, y):
+def all_logits(net, x):
+    """The net's logits for crops ``x``, in batches of 512, in eval mode."""
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)])[:, :6].argmax(1)
-    return (pred == y).float().mean().item()
+        return torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)])
+
+
+def accuracy(net, x, y):
+    """The share of crops ``x`` whose best face (1..6, "no die" left out) is ``y``."""
+    return (all_logits(net, x)[:, :6].argmax(1) == y).float().mean().item()
 
 
 def no_die_share(net, x) -> float:
     """The share of crops ``x`` the net reads as "no die"."""
-    net.eval()
-    with torch.no_grad():
-        pred = torch.cat([net(x[i:i + 512]) for i in range(0, len(x), 512)]).argmax(1)
-    return (pred == NO_DIE).float().mean().item()
+    return (all_logits(net, x).argmax(1) == NO_DIE).float().mean().item()
 
 
 def make_net(arch: str, width: tuple[int, ...], norm_input: bool = True):
