@@ -56,3 +56,30 @@ def test_makers_variants_are_forgotten_once_drawn():
     assert pool.shape[:3] == (2, 6, 3) and counts.shape == (2, 6)
     left = set(synth._DRAWN_SETS) - before
     assert left == {"symbols-9000000", "symbols-9000001"}   # the sets themselves, no variant
+
+
+def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypatch):
+    """train_faces --not-pip-scenes: the dice of rendered numeral, letter and picture dice
+    scenes become a pool of "no die" crops drawn at --not-pip-rate (photos left out here)."""
+    import argparse
+
+    from vision.training import train_faces
+
+    monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
+    args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=2,
+                              not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
+                              mixed_turn=25.0)
+    pools = train_faces.build_pools(args, np.random.default_rng(0))
+    assert len(pools.groups) == 1
+    crops, classes, _ = pools.groups[0]
+    assert len(crops) > 0 and set(classes) == {train_faces.NO_DIE}
+    x, y = pools.batch(np.random.default_rng(1), 8, 48)
+    assert tuple(x.shape) == (8, 3, 48, 48) and set(y.tolist()) == {train_faces.NO_DIE}
+
+
+def test_face_reader_training_refuses_shares_of_no_die_crops_over_one(capsys):
+    from vision.training import train_faces
+
+    with pytest.raises(SystemExit):
+        train_faces.main(["--neg-rate", "0.5", "--not-pip-rate", "0.6"])
+    assert "must be under 1" in capsys.readouterr().err
