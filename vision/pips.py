@@ -283,10 +283,9 @@ def median_die(finds: list[Find], confirm: float) -> float | None:
     return float(np.median(sides)) if sides else None
 
 
-def small_dice_likely(finds: list[Find], scale: float, confirm: float) -> bool:
-    """Whether a frame's whole-frame finds (seen at ``scale``; those at ``confirm`` or surer)
-    suggest dice too small for it."""
-    median = median_die(finds, confirm)
+def small_dice_likely(median: float | None, scale: float) -> bool:
+    """Whether a frame whose whole-frame pass (at ``scale``) found dice of this ``median_die``
+    (None: none) has dice too small for that pass."""
     return median is None or median * scale < SMALL_DICE_PX
 
 
@@ -304,10 +303,11 @@ def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZ
     finds = peaks(finder_maps(finder, canvas, width, mirror), scale, threshold)
     confirm = threshold if confirm is None else confirm
     finer = finer_scales(*frame.shape[:2], size)
-    if not finer or not small_dice_likely(finds, scale, confirm):
+    median = median_die(finds, confirm)
+    if not finer or not small_dice_likely(median, scale):
         return finds
     candidates, coarser = [(f, scale) for f in finds], scale
-    least = FINE_MIN_SHARE * (median_die(finds, confirm) or 0.0)
+    least = FINE_MIN_SHARE * (median or 0.0)
     for fine in finer:  # each adds dice too small for the coarser pass, but not far smaller than its dice
         candidates += [(f, fine) for f in tiled_finds(finder, frame, fine, threshold, size, mirror)
                        if least <= max(f.w, f.h) and max(f.w, f.h) * coarser < HANDOFF_PX]

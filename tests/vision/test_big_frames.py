@@ -114,12 +114,12 @@ def test_frames_of_640_px_take_one_pass(reader, monkeypatch):
 ])
 def test_finer_passes_only_where_dice_look_small(sides, small):
     finds = [find(100 * i, 100, s) for i, s in enumerate(sides)]
-    assert pips.small_dice_likely(finds, 0.25, confirm=0.3) is small
+    assert pips.small_dice_likely(pips.median_die(finds, confirm=0.3), 0.25) is small
 
 
 def test_faint_finds_do_not_decide_the_finer_passes():
     big_but_faint = [find(100, 100, 200, score=0.2)]
-    assert pips.small_dice_likely(big_but_faint, 0.25, confirm=0.3)
+    assert pips.small_dice_likely(pips.median_die(big_but_faint, confirm=0.3), 0.25)
 
 
 def test_a_big_frame_of_big_dice_takes_one_pass(reader, monkeypatch):
