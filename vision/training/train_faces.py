@@ -209,7 +209,8 @@ def build_pools(args, rng) -> CropPools:
     del others
     print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}, "
           f"not pip dice {len(ox)}", flush=True)
-    share_die = 1 - args.neg_rate - (args.not_pip_rate if len(ox) else 0.0)
+    not_pip_rate = args.not_pip_rate if len(ox) else 0.0
+    share_die = 1 - args.neg_rate - not_pip_rate
     real = 1 - args.synthetic_share
     tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
     return CropPools([
@@ -218,7 +219,7 @@ def build_pools(args, rng) -> CropPools:
         # dice lie at random turns in the scenes; upright ones keep their top face up
         (sx, sy, share_die * args.synthetic_share, args.mixed_turn if args.upright_scenes else 360.0),
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
-        (ox, np.full(len(ox), NO_DIE), args.not_pip_rate if len(ox) else 0.0),
+        (ox, np.full(len(ox), NO_DIE), not_pip_rate),
     ])
 
 
