@@ -326,14 +326,13 @@ def pip_finder() -> Finder:
     are grown by the finder's fitted ``box_scale`` (pip_reader.json) to the whole die's box,
     which is what teaching crops are cut around."""
     from vision.calibrate import find_markers
-    from vision.pips import brightened
 
     def find(frame: np.ndarray) -> list[taught.Box]:
         # the network loads on first use: a reader on a calibrated tray never needs it
         markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
-        return [(f.x, f.y, f.w * sw, f.h * sh) for f in net.find(brightened(frame))
+        return [(f.x, f.y, f.w * sw, f.h * sh) for f in net.find(frame)
                 if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * max(f.w, f.h)
                            for m in markers)]
     return find

@@ -83,17 +83,17 @@ def load_net(path: Path):
 # bright end lies at 114-211 (byler's at 187-191), and the finder, which takes pixel values
 # as they are, misses dice in dim frames. `python -m vision.bench light --split val` (the
 # val photos darkened to 15 % of their light; then also with sensor noise): per die byler
-# 94.4 -> 97.7 % (81.8 -> 88.8 %), epanemu 60.5 -> 85.4 % (52.5 -> 78.6 %); as taken, 97.7
-# and 86.1 % either way (it brightens 1 val and 3 'train'-side photos; one of those reads
-# differently, the folders' figures do not). Levels 110 and 190 read the darkened val photos
-# a little worse than 150.
+# 94.4 -> 97.7 % (81.8 -> 88.8 %), epanemu 60.5 -> 85.6 % (52.5 -> 78.4 %); as taken, 97.7
+# and 86.1 % either way (it brightens no val photo and 3 'train'-side ones, of which one
+# reads differently, the folders' figures do not). Levels 110 and 190 read the darkened val
+# photos a little worse than 150. A calibrated tray's finder sees the frame as taken.
 DARK_LEVEL = 150
 MAX_GAIN = 8.0
 
 
 def bright_end(frame: np.ndarray) -> float:
-    """The 99th percentile of a frame's grey levels, from about 160 x 160 of its pixels."""
-    step = max(1, max(frame.shape[:2]) // 160)
+    """The 99th percentile of a frame's grey levels, from about 100 x 100 of its pixels."""
+    step = max(1, max(frame.shape[:2]) // 100)
     grey = cv2.cvtColor(np.ascontiguousarray(frame[::step, ::step]), cv2.COLOR_BGR2GRAY).ravel()
     k = int(0.99 * (grey.size - 1))
     return float(np.partition(grey, k)[k])
@@ -499,8 +499,10 @@ class PipReader:
         return [crop(frame, f, self.crop_side) for f in finds]
 
     def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
-        """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``)."""
-        return run_finder(self.finder, frame, self.find_threshold if threshold is None else threshold,
+        """The dice the finder sees, at ``threshold`` (default: the fitted ``find_threshold``),
+        in the frame ``brightened`` if it is dim. (A calibrated tray's reader replaces this
+        with the tray's own finder, which compares the frame as taken with the empty tray.)"""
+        return run_finder(self.finder, brightened(frame), self.find_threshold if threshold is None else threshold,
                           self.find_size, self.find_mirror, confirm=self.find_threshold)
 
     def keep(self, probs: np.ndarray, finds: list[Find]) -> np.ndarray:
@@ -533,11 +535,10 @@ class PipReader:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-        frame = brightened(frame)
         finds = self.find(frame) if self.faint is None else self.find(frame, self.faint["threshold"])
         dice = []
         if finds:
-            probs = softmax(self.logits(self.crops(frame, finds)), self.temperature)
+            probs = softmax(self.logits(self.crops(brightened(frame), finds)), self.temperature)
             for f, p, confidence, keep in zip(finds, probs, self.confidences(probs, finds),
                                               self.keep(probs, finds)):
                 if not keep:

@@ -176,3 +176,14 @@ def test_the_pip_reader_can_use_the_tray_finder():
     assert matched([(f.x, f.y, f.w, f.h) for f in found], truth.dice) == 3
     # reading goes through the same finder (the reader asks it for faint finds too)
     assert sorted(d.face for d in reader(image).dice) == ["2", "5", "6"]
+
+
+def test_a_tray_calibrated_in_a_dim_room_reads_its_dice():
+    """The tray finder compares the frame as taken with the empty tray learnt in the same dim
+    light; the pip reader's face network reads the frame brightened (pips.brightened)."""
+    from vision.reader import reader_for
+    dim = 0.15
+    image, truth = synth.render_scene(["2", "5", "6"], "d6-pips", seed=6, size=SIZE, background="mat")
+    finder = TrayFinder(calibrate([relit(m, dim) for m in empty_mat(6)], name="dim"))
+    reader = with_finder(reader_for("d6-pips"), finder)
+    assert sorted(d.face for d in reader(relit(image, dim)).dice) == ["2", "5", "6"]
