@@ -1,5 +1,7 @@
 """The pip-dice reader: two tiny networks run through OpenCV's ``cv2.dnn`` (no torch).
 
+0. **Light**: a frame darker than the photos the networks learnt from (its brightest
+   percent under ``DARK_LEVEL``) is scaled up first (``brightened``).
 1. **Finder** (``models/pip_finder.onnx``): the frame, shrunk so its longer side is
    ``find_size`` px (``pip_reader.json``; ``FIND_SIZE`` for older models), goes through a
    fully convolutional centre-heatmap network. Each local
