@@ -497,7 +497,9 @@ class PipReader:
         return np.interp(score, *self.knots) if self.knots else score
 
     def crops(self, frame: np.ndarray, finds: list[Find]) -> list[np.ndarray]:
-        """The face reader's input crop for each find."""
+        """The face reader's input crop for each find, cut from the frame ``brightened`` if
+        it is dim."""
+        frame = brightened(frame)
         return [crop(frame, f, self.crop_side) for f in finds]
 
     def find(self, frame: np.ndarray, threshold: float | None = None) -> list[Find]:
@@ -540,7 +542,7 @@ class PipReader:
         finds = self.find(frame) if self.faint is None else self.find(frame, self.faint["threshold"])
         dice = []
         if finds:
-            probs = softmax(self.logits(self.crops(brightened(frame), finds)), self.temperature)
+            probs = softmax(self.logits(self.crops(frame, finds)), self.temperature)
             for f, p, confidence, keep in zip(finds, probs, self.confidences(probs, finds),
                                               self.keep(probs, finds)):
                 if not keep:
