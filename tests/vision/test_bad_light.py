@@ -50,3 +50,8 @@ def test_the_benchmark_changes_light_as_it_says():
     noisy = light.lit(image, 0.5, 6, rng)
     assert 3 < noisy.astype(float).std() < 9
     assert (light.CONDITIONS["as taken"](image, rng) == image).all()
+
+
+def test_the_benchmark_says_when_there_are_no_photos(tmp_path, capsys):
+    assert light.main(["--data", str(tmp_path / "nowhere")]) == 1
+    assert "no photos at" in capsys.readouterr().err
