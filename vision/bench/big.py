@@ -18,17 +18,13 @@ OpenCV thread). Photos whose dice carry no labels are left out.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.bench.scoring import Tally, labels_in_pixels
-from vision.pips import MODELS, PipReader
-from vision.training.split import DEFAULT_ROOT, FOLDERS, photos
+from vision.bench._photos import per_folder
+from vision.bench.scoring import Tally
 
 MOSAICS = (2, 3)
 ENLARGE = (2.0, 3.0)
@@ -85,30 +81,8 @@ def measure(reader, images: list[np.ndarray], labels: list[list[dict]]) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.bench big", description=__doc__.split("\n\n")[1])
-    ap.add_argument("--data", type=Path, default=DEFAULT_ROOT, help="the d6-real folder")
-    ap.add_argument("--split", choices=("test", "val", "train"), default="test")
-    ap.add_argument("--folder", choices=FOLDERS, action="append", help="only this folder (repeatable)")
-    ap.add_argument("--models", type=Path, default=MODELS, help="the pip reader's models folder")
-    args = ap.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"vision.bench.big: no photos at {args.data}; nothing to measure", file=sys.stderr)
-        return 1
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        reader = PipReader(models=args.models)
-        print(f"pip reader on big frames made from {args.data} ({args.split} split), one OpenCV thread")
-        for folder in args.folder or FOLDERS:
-            labelled = [p for p in photos(args.data, folder=folder, side=args.split) if p.dice]
-            images = [cv2.imread(str(p.image)) for p in labelled]
-            labels = [labels_in_pixels(p.dice, im.shape[1], im.shape[0]) for p, im in zip(labelled, images)]
-            print(folder, flush=True)
-            for text in measure(reader, images, labels):
-                print(text, flush=True)
-    finally:
-        cv2.setNumThreads(threads)
-    return 0
+    return per_folder(argv, "big", __doc__, "pip reader on big frames made from {data} ({split} split), "
+                      "one OpenCV thread", measure)
 
 
 if __name__ == "__main__":

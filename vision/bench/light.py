@@ -16,16 +16,10 @@ simulations, not photos taken in bad light; the noise is drawn with a fixed seed
 """
 from __future__ import annotations
 
-import argparse
-import sys
-from pathlib import Path
-
-import cv2
 import numpy as np
 
-from vision.bench.scoring import Tally, labels_in_pixels
-from vision.pips import MODELS, PipReader
-from vision.training.split import DEFAULT_ROOT, FOLDERS, photos
+from vision.bench._photos import per_folder
+from vision.bench.scoring import Tally
 
 WARM = np.array([0.55, 0.85, 1.15]) * 0.6  # B, G, R
 
@@ -70,31 +64,14 @@ def line(name: str, t: Tally) -> str:
             f"precision {t.precision:6.1%}, >= 0.9: {sure:4d} reads {right:6.1%} right")
 
 
+def report(reader, images, labels):
+    for name, change in CONDITIONS.items():
+        yield line(name, tally(reader, images, labels, change))
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.bench light", description=__doc__.split("\n\n")[1])
-    ap.add_argument("--data", type=Path, default=DEFAULT_ROOT, help="the d6-real folder")
-    ap.add_argument("--split", choices=("test", "val", "train"), default="test")
-    ap.add_argument("--folder", choices=FOLDERS, action="append", help="only this folder (repeatable)")
-    ap.add_argument("--models", type=Path, default=MODELS, help="the pip reader's models folder")
-    args = ap.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"vision.bench.light: no photos at {args.data}; nothing to measure", file=sys.stderr)
-        return 1
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        reader = PipReader(models=args.models)
-        print(f"pip reader in simulated bad light, photos of {args.data} ({args.split} split)")
-        for folder in args.folder or FOLDERS:
-            labelled = [p for p in photos(args.data, folder=folder, side=args.split) if p.dice]
-            images = [cv2.imread(str(p.image)) for p in labelled]
-            labels = [labels_in_pixels(p.dice, im.shape[1], im.shape[0]) for p, im in zip(labelled, images)]
-            print(folder, flush=True)
-            for name, change in CONDITIONS.items():
-                print(line(name, tally(reader, images, labels, change)), flush=True)
-    finally:
-        cv2.setNumThreads(threads)
-    return 0
+    return per_folder(argv, "light", __doc__, "pip reader in simulated bad light, photos of {data} "
+                      "({split} split)", report)
 
 
 if __name__ == "__main__":
