@@ -327,6 +327,7 @@ TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
 SILHOUETTE = 1.3  # a die's blob / its top face's square: visible sides, bevel, contact shadow
 HALO = 0.5        # ... plus this once per blob (the outline's rim and shadow touching dice share)
+KMEANS_SEED = 12345  # any fixed number: see split_blob
 RESIZE_BEYOND = (0.2, 0.12)  # single dice measuring this much smaller / bigger than die_mm change the size used
 
 
@@ -449,6 +450,9 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
             parts = [pts]
         else:
             few = np.ascontiguousarray(pts[::max(1, len(pts) // 600)], np.float32)
+            # k-means++ starts from OpenCV's (per-thread) random generator: seeded, the same blob
+            # splits the same way whatever ran before (a replayed session finds the same dice)
+            cv2.setRNGSeed(KMEANS_SEED)
             _, _, centres = cv2.kmeans(few, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
             labels = np.argmin(((pts[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
             parts = [pts[labels == i] for i in range(n)]
