@@ -8,10 +8,12 @@ any colour) without having been trained on it:
 1. **Difference from the empty tray**, in log colour: per pixel, ``log(frame) - log(empty)``
    per channel. Light drifting (a cloud, a lamp, auto-exposure) multiplies the picture, so
    it is an offset there; a smooth gain field (robust medians over a coarse grid) takes it
-   out. What is left is split into a lightness change and a chroma change. A cast shadow
-   only darkens, by at most about half, and keeps the hue, and its edges are soft; a die
-   changes hue, or brightens, or darkens a lot, or has sharp edges (its outline, bevel and
-   symbol). Only those count; holes (a light die's plain top face) are filled.
+   out. In a dim room the constant added before the log shrinks with the empty tray's light
+   (``log_table``), and a frame whose pixel-to-pixel noise would set the thresholds is
+   blurred a little first (``pixel_noise``). What is left is split into a lightness change
+   and a chroma change. A cast shadow only darkens, by at most about half, and keeps the
+   hue, and its edges are soft; a die changes hue, or brightens, or darkens a lot, or has
+   sharp edges (its outline, bevel and symbol). Only those count; holes (a light die's plain top face) are filled.
 2. **Only the mat's rolling and keep areas** (grown a few mm) are looked at: the corner
    markers, the footer and the table around the mat never give a die. A big blob crossing
    the edge of the looked-at rectangle is an arm reaching in: it and what lies near it are
@@ -43,7 +45,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-SMOOTH = 0.0             # Gaussian sigma (work pixels) against sensor noise
+from vision.pips import bright_end
+
 WORK_DIE_PX = 20.0       # dice are looked at this size (pixels) or smaller
 EPS = 8.0                # grey levels added before log: dark pixels are noisy
 DARK = 0.90              # log darkening beyond what a shadow does (to ~45% of the light)
@@ -53,6 +56,7 @@ EDGE = 0.30              # log-lightness step within 2 px: a sharp edge, not a s
 WEAK = 0.6               # of EDGE: a faint edge, kept next to strong evidence
 NEAR_PX = 5              # how near (work pixels, disc diameter)
 NOISE_K = 5.0            # thresholds are at least this many noise sigmas
+NOISY_BLUR = 0.6         # Gaussian sigma (work pixels) for a frame whose noise sets the thresholds
 CAST = 0.08              # largest colour cast (log) the gain field follows
 GRID_DICE = 5.0          # gain-field cell side, in dice
 CLOSE_PX = 9             # gaps this wide in a die's outline are closed before filling it
@@ -91,6 +95,7 @@ class _Geometry:
     die_work: float              # nominal die side at the mat's centre, work pixels
     log_empty: np.ndarray        # float32 work, 3 channels
     calibration: object
+    log_table: np.ndarray        # grey level -> log, with EPS scaled to the tray's light
 
 
 class TrayFinder:
@@ -181,9 +186,10 @@ class TrayFinder:
             cv2.fillPoly(region, [to_work(poly)], 0, cv2.LINE_8, 3)
             cv2.fillPoly(field, [to_work(poly)], 0, cv2.LINE_8, 3)
         empty = self._work_image(cal.background, (x0, y0, x1, y1), (ww, wh))
+        table = log_table(bright_end(empty))
         geometry = _Geometry(scale=1.0 / shrink, roi=(x0, y0, x1, y1), size=(ww, wh), region=region,
                              field=field, die_work=die_px / shrink,
-                             log_empty=cv2.LUT(empty, _LOG), calibration=cal)
+                             log_empty=cv2.LUT(empty, table), calibration=cal, log_table=table)
         self._geometry[key] = geometry
         return geometry
 
@@ -198,21 +204,25 @@ class TrayFinder:
             part = cv2.cvtColor(part, cv2.COLOR_BGRA2BGR)
         if part.shape[1] != size[0] or part.shape[0] != size[1]:
             part = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
-        return cv2.GaussianBlur(part, (0, 0), SMOOTH) if SMOOTH > 0 else part
+        return part
 
     def foreground(self, frame: np.ndarray) -> tuple[np.ndarray, _Geometry]:
         """The work-resolution mask (uint8 0/255) of what is not empty tray, and its geometry."""
         h, w = frame.shape[:2]
         geo = self._prepare(w, h)
-        diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size), _LOG), geo.log_empty)
+        diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size), geo.log_table), geo.log_empty)
         diff = cv2.subtract(diff, gain_field(diff, max(2, int(round(GRID_DICE * geo.die_work)))))
+        few = (geo.region > 0)[::3, ::3]  # every ninth pixel is plenty for the noise level
         light = cv2.transform(diff, _MEAN)
+        if NOISE_K * pixel_noise(light, geo.region) > BRIGHT:
+            # sensor noise, not the fixed thresholds, would set the bar (a dim room, a noisy
+            # sensor): a slight blur takes out more of the noise than of a die's edges
+            diff = cv2.GaussianBlur(diff, (0, 0), NOISY_BLUR * geo.die_work / WORK_DIE_PX)
+            light = cv2.transform(diff, _MEAN)
+        noise_l = _robust_sigma(light[::3, ::3][few])
         # chroma: distance of the three channels' changes from their mean (a shadow moves all alike)
         chroma = cv2.sqrt(cv2.max(cv2.transform(cv2.multiply(diff, diff), _SUM)
                                   - 3 * cv2.multiply(light, light), 0.0))
-        inside = geo.region > 0
-        few = inside[::3, ::3]  # every ninth pixel is plenty for the noise level
-        noise_l = _robust_sigma(light[::3, ::3][few])
         chroma_few = chroma[::3, ::3][few]
         noise_c = _robust_sigma(chroma_few)
         k = self.sensitivity
@@ -331,7 +341,15 @@ KMEANS_SEED = 12345  # any fixed number: see split_blob
 RESIZE_BEYOND = (0.2, 0.12)  # single dice measuring this much smaller / bigger than die_mm change the size used
 
 
-_LOG = np.log(np.arange(256, dtype=np.float32) + EPS).reshape(1, 256).astype(np.float32)
+LIT_LEVEL = 150.0  # an empty tray whose bright end is below this was calibrated in a dim room
+
+
+def log_table(tray_bright_end: float) -> np.ndarray:
+    """Grey level -> log(level + eps), as a 256-entry lookup table. ``eps`` (``EPS`` in a
+    well-lit room) shrinks with the empty tray's light: in a dim room every level is a few
+    times smaller, and a fixed ``EPS`` would squash the difference between a die and the mat."""
+    eps = EPS * min(1.0, max(tray_bright_end, 1.0) / LIT_LEVEL)
+    return np.log(np.arange(256, dtype=np.float32) + eps).reshape(1, 256).astype(np.float32)
 _MEAN = np.full((1, 3), 1 / 3, np.float32)
 _SUM = np.ones((1, 3), np.float32)
 
@@ -381,6 +399,14 @@ def _hull(pts: np.ndarray) -> np.ndarray:
     grid[ipts[:, 1] - ay + 1, ipts[:, 0] - ax + 1] = 1
     contours, _ = cv2.findContours(grid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return (np.vstack(contours).reshape(-1, 2) + (ax - 1, ay - 1)).astype(np.float32)
+
+
+def pixel_noise(light: np.ndarray, region: np.ndarray) -> float:
+    """The sensor noise in a log-lightness difference: the spread of the step from each pixel
+    to its right-hand neighbour, over sqrt(2). Unlike the spread of the difference itself,
+    light left over from a changed lamp or a gradient (smooth) does not count."""
+    step = (light[:, 1:] - light[:, :-1])[::3, ::3]
+    return _robust_sigma(step[(region[:, 1:] > 0)[::3, ::3]]) / math.sqrt(2)
 
 
 def _robust_sigma(values: np.ndarray) -> float:

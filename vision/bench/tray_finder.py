@@ -6,7 +6,8 @@ used before it (the learned pip-dice finder; taught.find_by_background):
 * rendered mat scenes like the demo's (vision.synth.render_scene, background "mat", 7 custom
   dice, half the scenes with many touching dice), calibrated from rendered empty-mat frames;
   each scene once as rendered and once with the light changed after calibration (brighter or
-  darker by up to 30%, a gradient across the mat, a slight colour cast);
+  darker by up to 30%, a gradient across the mat, a slight colour cast), and once in a dim
+  room with a noisy sensor (light at 15 %, noise of sigma 3 grey levels, calibrated there);
 * settled frames of the synthetic camera (throws with dice kept in the keep area), as the
   demo films them;
 * pip dice on the mat, read by the pip reader with its own finder and with the tray finder.
@@ -24,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision import synth
+from vision.bench.light import lit
 from vision.calibrate import calibrate
 from vision.roll import FACE_SETS
 from vision.tray_finder import TrayFinder
@@ -54,6 +56,15 @@ def relight(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     cast = 1.0 + rng.uniform(-0.05, 0.05, 3)
     out = image.astype(np.float32) * field[..., None] * cast.astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+DIM_ROOM = "dim room, noisy"
+
+
+def dim_room(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` as a camera in a dim room gives it: the light at 15 %, sensor noise of
+    sigma 3 grey levels (calibrated in the same room)."""
+    return lit(image, 0.15, 3.0, rng)
 
 
 def match(found, truth_dice, tolerance: float = 0.5) -> int:
@@ -126,16 +137,22 @@ def on_the_mat(boxes, calibration):
 def run_scenes(args) -> None:
     names = ["tray finder"] + (["before: pip finder (learned)", "before: taught.find_by_background"]
                                if not args.no_before else [])
-    tallies = {(n, c): Tally(f"{n}, {c}") for n in names for c in ("same light", "light changed")}
+    conditions = ("same light", "light changed", DIM_ROOM)
+    tallies = {(n, c): Tally(f"{n}, {c}") for n in names for c in conditions}
     for k in range(args.scenes):
         seed = args.seed + k
-        calibration = calibrate(empty_frames(seed), name="bench")
+        empties = empty_frames(seed)
         image, truth = mat_scene(seed, touching=0.25 if k % 2 else 0.7)
         relit = relight(image, np.random.default_rng([seed, 11]))
-        for name, finder in finders(calibration, not args.no_before).items():
-            for condition, frame in (("same light", image), ("light changed", relit)):
-                boxes = on_the_mat([tuple(b) for b in finder(frame)], calibration)
-                tallies[(name, condition)].add(boxes, truth.dice)
+        noise = np.random.default_rng([seed, 12])
+        in_dim_room = [dim_room(frame, noise) for frame in empties + [image]]
+        as_lit, dim = calibrate(empties, name="bench"), calibrate(in_dim_room[:-1], name="dim")
+        for calibration, frames in ((as_lit, {"same light": image, "light changed": relit}),
+                                    (dim, {DIM_ROOM: in_dim_room[-1]})):
+            for name, finder in finders(calibration, not args.no_before).items():
+                for condition, frame in frames.items():
+                    boxes = on_the_mat([tuple(b) for b in finder(frame)], calibration)
+                    tallies[(name, condition)].add(boxes, truth.dice)
     print(f"rendered mat scenes: {args.scenes} x 7 {DICE_SET} dice at 640x480 (half with most dice touching), "
           "calibrated from 5 empty-mat frames")
     for tally in tallies.values():
