@@ -1,5 +1,8 @@
 """Dim frames: the pip reader brightens a frame darker than its training photos before it
-looks for dice (vision/pips.py: ``brightened``), and the bad-light benchmark's changes."""
+looks for dice (vision/pips.py: ``brightened``); out-of-focus frames: their crops are
+sharpened and their reads trusted less (``soft_frame``); and the bad-light benchmark's
+changes."""
+import cv2
 import numpy as np
 import pytest
 
@@ -55,3 +58,44 @@ def test_the_benchmark_changes_light_as_it_says():
 def test_the_benchmark_says_when_there_are_no_photos(tmp_path, capsys):
     assert light.main(["--data", str(tmp_path / "nowhere")]) == 1
     assert "no photos at" in capsys.readouterr().err
+
+
+def _blurred(image: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
+    """Out of focus, then sensor noise (sigma 2), as a defocused camera gives it."""
+    noise = np.random.default_rng(seed).normal(0, 2, image.shape)
+    return np.clip(cv2.GaussianBlur(image, (0, 0), sigma) + noise, 0, 255).astype(np.uint8)
+
+
+def test_sharpness_sees_blur_not_contrast_or_noise():
+    image, scene = render_scene(["5"], "d6-pips", seed=1, die_px=30)
+    die = scene.dice[0]
+    crop = pips.crop(image, pips.Find(die.x, die.y, die.w, die.h, 1.0), 48)
+    sharp = pips.sharpness(crop)
+    assert pips.sharpness(pips.crop(_blurred(image, 2.5), pips.Find(die.x, die.y, die.w, die.h, 1.0), 48)) < sharp / 3
+    faint = (crop.astype(np.float32) * 0.4 + 60).astype(np.uint8)  # less contrast, as sharp
+    assert pips.sharpness(faint) == pytest.approx(sharp, rel=0.35)
+    noisy = np.clip(crop + np.random.default_rng(0).normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
+    assert pips.sharpness(noisy) == pytest.approx(sharp, rel=0.35)
+    assert pips.sharpness(pips.unsharp(crop)) > sharp
+
+
+def test_only_an_out_of_focus_frame_is_soft():
+    image, _ = render_scene(["1", "3", "5", "6"], "d6-pips", seed=1, die_px=30)
+    reader = PipReader()
+    assert not pips.soft_frame(reader.crops(image, reader.find(image)))
+    soft = _blurred(image, 2.5)
+    assert pips.soft_frame(reader.crops(soft, reader.find(soft)))
+    assert not pips.soft_frame([])
+
+
+def test_an_out_of_focus_frame_is_read_with_less_trust(monkeypatch):
+    """Its crops are sharpened before reading, and no read is surer than SOFT_TRUST."""
+    faces = ["2", "3", "4", "5", "6"]
+    image, scene = render_scene(faces, "d6-pips", seed=1, die_px=30)
+    soft = _blurred(image, 2.5)
+    roll = PipReader()(soft)
+    assert sorted(d.face for d in roll.dice) == sorted(d.face for d in scene.dice)
+    assert max(d.confidence for d in roll.dice) <= pips.SOFT_TRUST
+    monkeypatch.setattr(pips, "SOFT_LEVEL", -1.0)  # never soft: read as it is
+    plain = PipReader()(soft)
+    assert max(d.confidence for d in plain.dice) > pips.SOFT_TRUST

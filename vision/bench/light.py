@@ -7,7 +7,9 @@ The pip reader in bad light, on the shared real photos of one side of the fixed 
 * **dim and noisy**: the same with sensor noise (Gaussian, sigma 6 and 5 grey levels after
   dimming, so about 20 and 33 levels once brightened back);
 * **warm**: tungsten light (blue down to 55 %, green 85 %, red 115 %, all at 60 %);
-* **falling off**: the light dropping from full on the right to 15 % on the left edge.
+* **falling off**: the light dropping from full on the right to 15 % on the left edge;
+* **out of focus**: not light, but as bad at a real table: a Gaussian blur of sigma 1.5
+  and 2.5 px, as a fixed-focus camera set too close gives, then sensor noise (sigma 2).
 
 For each: per-die accuracy (found and face right), recall, precision and the reads at
 confidence >= 0.9 and the share of them right, counted like score_reads.py, against the
@@ -16,6 +18,7 @@ simulations, not photos taken in bad light; the noise is drawn with a fixed seed
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.bench._photos import per_folder
@@ -47,6 +50,8 @@ CONDITIONS = {
     "dim 15 %, noisy": lambda im, rng: lit(im, 0.15, 5, rng),
     "warm": lambda im, rng: lit(im, WARM, 4, rng),
     "falling off": lambda im, rng: lit(im, falling_off(im), 4, rng),
+    "out of focus 1.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 1.5), 1.0, 2, rng),
+    "out of focus 2.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 2.5), 1.0, 2, rng),
 }
 
 
@@ -60,7 +65,7 @@ def tally(reader, images, labels, change) -> Tally:
 
 def line(name: str, t: Tally) -> str:
     sure, right = t.confident(0.9)
-    return (f"  {name:16s} {t.labelled:4d} dice: per die {t.per_die:6.1%}, recall {t.recall:6.1%}, "
+    return (f"  {name:17s} {t.labelled:4d} dice: per die {t.per_die:6.1%}, recall {t.recall:6.1%}, "
             f"precision {t.precision:6.1%}, >= 0.9: {sure:4d} reads {right:6.1%} right")
 
 
