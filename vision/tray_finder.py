@@ -13,7 +13,8 @@ any colour) without having been trained on it:
    blurred a little first (``pixel_noise``). What is left is split into a lightness change
    and a chroma change. A cast shadow only darkens, by at most about half, and keeps the
    hue, and its edges are soft; a die changes hue, or brightens, or darkens a lot, or has
-   sharp edges (its outline, bevel and symbol). Only those count; holes (a light die's plain top face) are filled.
+   sharp edges (its outline, bevel and symbol). Only those count; holes (a light die's
+   plain top face) are filled.
 2. **Only the mat's rolling and keep areas** (grown a few mm) are looked at: the corner
    markers, the footer and the table around the mat never give a die. A big blob crossing
    the edge of the looked-at rectangle is an arm reaching in: it and what lies near it are

@@ -2,7 +2,6 @@
 looks for dice (vision/pips.py: ``brightened``); out-of-focus frames: their crops are
 sharpened and their reads trusted less (``soft_frame``); and the bad-light benchmark's
 changes."""
-import cv2
 import numpy as np
 import pytest
 
@@ -53,6 +52,10 @@ def test_the_benchmark_changes_light_as_it_says():
     noisy = light.lit(image, 0.5, 6, rng)
     assert 3 < noisy.astype(float).std() < 9
     assert (light.CONDITIONS["as taken"](image, rng) == image).all()
+    edge = np.zeros((40, 40, 3), np.uint8)
+    edge[:, 20:] = 200
+    soft = light.CONDITIONS["out of focus 2.5"](edge, rng).astype(float)
+    assert soft[:, 18].mean() > 20 and soft[:, 21].mean() < 180  # the edge spread over pixels
 
 
 def test_the_benchmark_says_when_there_are_no_photos(tmp_path, capsys):
@@ -60,10 +63,9 @@ def test_the_benchmark_says_when_there_are_no_photos(tmp_path, capsys):
     assert "no photos at" in capsys.readouterr().err
 
 
-def _blurred(image: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
-    """Out of focus, then sensor noise (sigma 2), as a defocused camera gives it."""
-    noise = np.random.default_rng(seed).normal(0, 2, image.shape)
-    return np.clip(cv2.GaussianBlur(image, (0, 0), sigma) + noise, 0, 255).astype(np.uint8)
+def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
+    """Out of focus, then sensor noise, as the benchmark's condition."""
+    return light.CONDITIONS[f"out of focus {sigma}"](image, np.random.default_rng(0))
 
 
 def test_sharpness_sees_blur_not_contrast_or_noise():
