@@ -54,6 +54,9 @@ def test_the_benchmark_changes_light_as_it_says():
     assert (light.CONDITIONS["as taken"](image, rng) == image).all()
     edge = np.zeros((40, 40, 3), np.uint8)
     edge[:, 20:] = 200
+    grey = np.full((480, 640, 3), 100, np.uint8)
+    shiny = light.glare(grey, rng)
+    assert shiny.max() == 255 and 0.001 < (shiny > 200).mean() < 0.05 and shiny.min() == 100
     soft = light.CONDITIONS["out of focus 2.5"](edge, rng).astype(float)
     assert soft[:, 18].mean() > 20 and soft[:, 21].mean() < 180  # the edge spread over pixels
 

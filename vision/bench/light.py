@@ -8,6 +8,8 @@ The pip reader in bad light, on the shared real photos of one side of the fixed 
   dimming, so about 20 and 33 levels once brightened back);
 * **warm**: tungsten light (blue down to 55 %, green 85 %, red 115 %, all at 60 %);
 * **falling off**: the light dropping from full on the right to 15 % on the left edge;
+* **glare**: lamp reflections on a glossy table or tray: 8 small saturated spots (6-20 px
+  across, soft edges) at random places;
 * **out of focus**: not light, but as bad at a real table: a Gaussian blur of sigma 1.5
   and 2.5 px, as a fixed-focus camera set too close gives, then sensor noise (sigma 2).
 
@@ -42,6 +44,18 @@ def falling_off(image: np.ndarray) -> np.ndarray:
     return (0.15 + 0.85 * np.arange(w, dtype=np.float32) / max(w - 1, 1))[None, :, None]
 
 
+def glare(image: np.ndarray, rng: np.random.Generator, spots: int = 8) -> np.ndarray:
+    """``image`` with ``spots`` lamp reflections: soft discs, white at their core."""
+    h, w = image.shape[:2]
+    scale = max(h, w) / 640
+    mask = np.zeros((h, w), np.float32)
+    for _ in range(spots):
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.circle(mask, centre, int(rng.uniform(3, 10) * scale), 1.0, -1)
+    mask = np.clip(2 * cv2.GaussianBlur(mask, (0, 0), 3 * scale), 0, 1)[..., None]
+    return np.clip(image * (1 - mask) + 255 * mask, 0, 255).astype(np.uint8)
+
+
 CONDITIONS = {
     "as taken": lambda im, rng: im,
     "dim 30 %": lambda im, rng: lit(im, 0.3, 0, rng),
@@ -50,6 +64,7 @@ CONDITIONS = {
     "dim 15 %, noisy": lambda im, rng: lit(im, 0.15, 5, rng),
     "warm": lambda im, rng: lit(im, WARM, 4, rng),
     "falling off": lambda im, rng: lit(im, falling_off(im), 4, rng),
+    "glare": glare,
     "out of focus 1.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 1.5), 1.0, 2, rng),
     "out of focus 2.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 2.5), 1.0, 2, rng),
 }
