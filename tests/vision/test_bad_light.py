@@ -104,3 +104,24 @@ def test_an_out_of_focus_frame_is_read_with_less_trust(monkeypatch):
     monkeypatch.setattr(pips, "SOFT_LEVEL", -1.0)  # never soft: read as it is
     plain = PipReader()(soft)
     assert max(d.confidence for d in plain.dice) > pips.SOFT_TRUST
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_lamp_reflections_are_not_dice(seed, monkeypatch):
+    """Twelve burnt-out spots on a rendered tray: the reader reports the dice and nothing
+    else; without the reflection test it reports some of the spots too."""
+    faces = [str(1 + (seed + k) % 6) for k in range(4)]
+    image, scene = render_scene(faces, "d6-pips", seed=seed, die_px=30)
+    shiny = light.glare(image, np.random.default_rng(seed), spots=12)
+    assert sorted(d.face for d in PipReader()(shiny).dice) == sorted(faces)
+    monkeypatch.setattr(pips, "GLARE_BURNT", 2.0)  # never burnt out
+    assert len(PipReader()(shiny).dice) > len(faces)
+
+
+def test_a_white_die_with_pips_is_no_reflection():
+    frame = np.full((100, 100, 3), 255, np.uint8)  # a burnt-out white face ...
+    find = pips.Find(50, 50, 40, 40, 1.0)
+    assert pips.lamp_reflection(frame, find)
+    frame[44:56, 44:56] = 30  # ... with a pip in it
+    assert not pips.lamp_reflection(frame, find)
+    assert not pips.lamp_reflection(np.full((100, 100, 3), 200, np.uint8), find)  # bright, not burnt
