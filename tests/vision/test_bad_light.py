@@ -74,9 +74,10 @@ def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
 def test_sharpness_sees_blur_not_contrast_or_noise():
     image, scene = render_scene(["5"], "d6-pips", seed=1, die_px=30)
     die = scene.dice[0]
-    crop = pips.crop(image, pips.Find(die.x, die.y, die.w, die.h, 1.0), 48)
+    where = pips.Find(die.x, die.y, die.w, die.h, 1.0)
+    crop = pips.crop(image, where, 48)
     sharp = pips.sharpness(crop)
-    assert pips.sharpness(pips.crop(_blurred(image, 2.5), pips.Find(die.x, die.y, die.w, die.h, 1.0), 48)) < sharp / 3
+    assert pips.sharpness(pips.crop(_blurred(image, 2.5), where, 48)) < sharp / 3
     faint = (crop.astype(np.float32) * 0.4 + 60).astype(np.uint8)  # less contrast, as sharp
     assert pips.sharpness(faint) == pytest.approx(sharp, rel=0.35)
     noisy = np.clip(crop + np.random.default_rng(0).normal(0, 3, crop.shape), 0, 255).astype(np.uint8)
