@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import bright_end
+from vision.pips import DARK_LEVEL, bright_end
 
 WORK_DIE_PX = 20.0       # dice are looked at this size (pixels) or smaller
 EPS = 8.0                # grey levels added before log: dark pixels are noisy
@@ -342,17 +342,18 @@ KMEANS_SEED = 12345  # any fixed number: see split_blob
 RESIZE_BEYOND = (0.2, 0.12)  # single dice measuring this much smaller / bigger than die_mm change the size used
 
 
-LIT_LEVEL = 150.0  # an empty tray whose bright end is below this was calibrated in a dim room
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+_SUM = np.ones((1, 3), np.float32)
 
 
 def log_table(tray_bright_end: float) -> np.ndarray:
     """Grey level -> log(level + eps), as a 256-entry lookup table. ``eps`` (``EPS`` in a
-    well-lit room) shrinks with the empty tray's light: in a dim room every level is a few
-    times smaller, and a fixed ``EPS`` would squash the difference between a die and the mat."""
-    eps = EPS * min(1.0, max(tray_bright_end, 1.0) / LIT_LEVEL)
+    well-lit room) shrinks with the empty tray's light below ``DARK_LEVEL`` (the level under
+    which the pip reader calls a frame dim): in a dim room every level is a few times
+    smaller, and a fixed ``EPS`` would squash the difference between a die and the mat."""
+    eps = EPS * min(1.0, max(tray_bright_end, 1.0) / DARK_LEVEL)
     return np.log(np.arange(256, dtype=np.float32) + eps).reshape(1, 256).astype(np.float32)
-_MEAN = np.full((1, 3), 1 / 3, np.float32)
-_SUM = np.ones((1, 3), np.float32)
+
 
 # ---------------------------------------------------------------------- pieces
 
