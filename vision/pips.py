@@ -141,10 +141,10 @@ def soft_frame(crops: list[np.ndarray]) -> bool:
     return bool(crops) and float(np.median([sharpness(c) for c in crops])) < SOFT_LEVEL
 
 
-def unsharp(crop: np.ndarray) -> np.ndarray:
-    """The crop with its fine detail strengthened (crop + amount x (crop - its blur))."""
-    soft = cv2.GaussianBlur(crop, (0, 0), UNSHARP_SIGMA)
-    return cv2.addWeighted(crop, 1.0 + UNSHARP_AMOUNT, soft, -UNSHARP_AMOUNT, 0)
+def unsharp(image: np.ndarray, sigma: float = UNSHARP_SIGMA, amount: float = UNSHARP_AMOUNT) -> np.ndarray:
+    """The image with its fine detail strengthened (image + amount x (image - its blur))."""
+    soft = cv2.GaussianBlur(image, (0, 0), sigma)
+    return cv2.addWeighted(image, 1.0 + amount, soft, -amount, 0)
 
 
 # A lamp's reflection on a glossy table or tray is a bright blob a die's size, and the finder
