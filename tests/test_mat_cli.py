@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from host import cli
-from vision import mat
+from vision import mat, synth
 from vision.calibrate import find_markers
 
 MM_PER_POINT = 25.4 / 72
@@ -62,7 +62,19 @@ def test_calibrate_synthetic_camera_saves_in_the_data_dir(tmp_path, dicewatch_ho
     assert data["mat"] == "A4" and data["frame_size"] == [640, 480] and data["background"] == "table-background.png"
     assert (dicewatch_home / "calibration" / "table-background.png").is_file()
     assert sorted(find_markers(cv2.imread(str(preview)))) == [0, 1, 2, 3]
-    assert "calibration 'table' saved" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert "calibration 'table' saved" in out.out and "soft" not in out.err
+
+
+def test_calibrate_says_when_the_camera_is_out_of_focus(tmp_path, dicewatch_home, capsys):
+    table = synth.Table((640, 480), 4, background="mat")
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(3):
+        frame = table.draw([], "jingle-bell-roll", np.random.default_rng(i))[0]
+        cv2.imwrite(str(folder / f"{i:03d}.png"), cv2.GaussianBlur(frame, (0, 0), 2.0))
+    assert cli.main(["calibrate", "--camera", f"frames:{folder}", "--frames", "3"]) == 0
+    assert "the picture is soft" in capsys.readouterr().err
 
 
 def test_calibrate_from_frames_without_the_mat(tmp_path, capsys):

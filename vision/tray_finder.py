@@ -10,7 +10,9 @@ any colour) without having been trained on it:
    it is an offset there; a smooth gain field (robust medians over a coarse grid) takes it
    out. In a dim room the constant added before the log shrinks with the empty tray's light
    (``log_table``), and a frame whose pixel-to-pixel noise would set the thresholds is
-   blurred a little first (``pixel_noise``). What is left is split into a lightness change
+   blurred a little first (``pixel_noise``). An out-of-focus camera (soft marker edges in
+   the empty tray, ``Calibration.edge_blur_px``) has the empty tray and every frame
+   sharpened alike (``SHARPEN``). What is left is split into a lightness change
    and a chroma change. A cast shadow only darkens, by at most about half, and keeps the
    hue, and its edges are soft; a die changes hue, or brightens, or darkens a lot, or has
    sharp edges (its outline, bevel and symbol). Only those count; holes (a light die's
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import DARK_LEVEL, bright_end
+from vision.pips import DARK_LEVEL, bright_end, unsharp
 
 WORK_DIE_PX = 20.0       # dice are looked at this size (pixels) or smaller
 EPS = 8.0                # grey levels added before log: dark pixels are noisy
@@ -58,6 +60,8 @@ WEAK = 0.6               # of EDGE: a faint edge, kept next to strong evidence
 NEAR_PX = 5              # how near (work pixels, disc diameter)
 NOISE_K = 5.0            # thresholds are at least this many noise sigmas
 NOISY_BLUR = 0.6         # Gaussian sigma (work pixels) for a frame whose noise sets the thresholds
+SOFT_EDGE = 1.4         # markers' edge blur (work pixels) beyond which the camera is out of focus
+SHARPEN = (2.0, 2.0)     # then the empty tray and every frame are sharpened: unsharp (sigma, amount)
 CAST = 0.08              # largest colour cast (log) the gain field follows
 GRID_DICE = 5.0          # gain-field cell side, in dice
 CLOSE_PX = 9             # gaps this wide in a die's outline are closed before filling it
@@ -97,6 +101,7 @@ class _Geometry:
     log_empty: np.ndarray        # float32 work, 3 channels
     calibration: object
     log_table: np.ndarray        # grey level -> log, with EPS scaled to the tray's light
+    sharpen: bool                # the camera is out of focus: work images are sharpened
 
 
 class TrayFinder:
@@ -127,6 +132,11 @@ class TrayFinder:
         self.size_ratio = 1.0    # learnt die size / die_mm (kept between frames)
         self._geometry: dict[tuple[int, int], _Geometry] = {}
         self._matrices: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def out_of_focus(self, width: int, height: int) -> bool:
+        """Whether frames of this size come from an out-of-focus camera (the calibration's
+        markers have soft edges), so the finder sharpens them."""
+        return self._prepare(width, height).sharpen
 
     # ------------------------------------------------------------------ geometry
 
@@ -186,17 +196,20 @@ class TrayFinder:
         for poly in markers:
             cv2.fillPoly(region, [to_work(poly)], 0, cv2.LINE_8, 3)
             cv2.fillPoly(field, [to_work(poly)], 0, cv2.LINE_8, 3)
-        empty = self._work_image(cal.background, (x0, y0, x1, y1), (ww, wh))
+        blur = cal.edge_blur_px()
+        sharpen = blur is not None and blur / shrink > SOFT_EDGE
+        empty = self._work_image(cal.background, (x0, y0, x1, y1), (ww, wh), sharpen)
         table = log_table(bright_end(empty))
         geometry = _Geometry(scale=1.0 / shrink, roi=(x0, y0, x1, y1), size=(ww, wh), region=region,
                              field=field, die_work=die_px / shrink,
-                             log_empty=cv2.LUT(empty, table), calibration=cal, log_table=table)
+                             log_empty=cv2.LUT(empty, table), calibration=cal, log_table=table, sharpen=sharpen)
         self._geometry[key] = geometry
         return geometry
 
     @staticmethod
-    def _work_image(image: np.ndarray, roi, size) -> np.ndarray:
-        """The ROI at work size, uint8 BGR."""
+    def _work_image(image: np.ndarray, roi, size, sharpen: bool = False) -> np.ndarray:
+        """The ROI at work size, uint8 BGR; sharpened for an out-of-focus camera (a blurred
+        pale die on the pale mat has no edge left steep enough to count, ``EDGE``)."""
         x0, y0, x1, y1 = roi
         part = image[y0:y1, x0:x1]
         if part.ndim == 2:
@@ -205,13 +218,14 @@ class TrayFinder:
             part = cv2.cvtColor(part, cv2.COLOR_BGRA2BGR)
         if part.shape[1] != size[0] or part.shape[0] != size[1]:
             part = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
-        return part
+        return unsharp(part, *SHARPEN) if sharpen else part
 
     def foreground(self, frame: np.ndarray) -> tuple[np.ndarray, _Geometry]:
         """The work-resolution mask (uint8 0/255) of what is not empty tray, and its geometry."""
         h, w = frame.shape[:2]
         geo = self._prepare(w, h)
-        diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size), geo.log_table), geo.log_empty)
+        diff = cv2.subtract(cv2.LUT(self._work_image(frame, geo.roi, geo.size, geo.sharpen), geo.log_table),
+                            geo.log_empty)
         diff = cv2.subtract(diff, gain_field(diff, max(2, int(round(GRID_DICE * geo.die_work)))))
         few = (geo.region > 0)[::3, ::3]  # every ninth pixel is plenty for the noise level
         light = cv2.transform(diff, _MEAN)

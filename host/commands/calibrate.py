@@ -27,6 +27,7 @@ from host import paths
 from host.cli import UsageError
 from vision.calibrate import Calibration, CalibrationError, calibrate
 from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
+from vision.tray_finder import TrayFinder
 
 NAME = "calibrate"
 HELP = "find the tray mat's markers and save the calibration (top-down view, scale, background)"
@@ -92,4 +93,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"calibration {name!r} saved to {path}: {calibration.paper} mat in {w}x{h} frames, "
           f"{calibration.mm_per_pixel:.3f} mm per pixel at the mat's centre, "
           f"markers fit to {calibration.reprojection_px:.2f} px")
+    if TrayFinder(calibration).out_of_focus(w, h):
+        print(f"the picture is soft (the markers' edges are blurred by about {calibration.edge_blur_px():.1f} px): "
+              "dice will be found, but focus the lens on the mat for the surest reads", file=sys.stderr)
     return 0

@@ -6,8 +6,9 @@ used before it (the learned pip-dice finder; taught.find_by_background):
 * rendered mat scenes like the demo's (vision.synth.render_scene, background "mat", 7 custom
   dice, half the scenes with many touching dice), calibrated from rendered empty-mat frames;
   each scene once as rendered and once with the light changed after calibration (brighter or
-  darker by up to 30%, a gradient across the mat, a slight colour cast), and once in a dim
-  room with a noisy sensor (light at 15 %, noise of sigma 3 grey levels, calibrated there);
+  darker by up to 30%, a gradient across the mat, a slight colour cast), once in a dim
+  room with a noisy sensor (light at 15 %, noise of sigma 3 grey levels, calibrated there)
+  and once out of focus (blurred by sigma 1.5 px, noise of sigma 2, calibrated so);
 * settled frames of the synthetic camera (throws with dice kept in the keep area), as the
   demo films them;
 * pip dice on the mat, read by the pip reader with its own finder and with the tray finder.
@@ -65,6 +66,16 @@ def dim_room(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``image`` as a camera in a dim room gives it: the light at 15 %, sensor noise of
     sigma 3 grey levels (calibrated in the same room)."""
     return lit(image, 0.15, 3.0, rng)
+
+
+OUT_OF_FOCUS = "out of focus"
+
+
+def out_of_focus(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` as a camera focused too near or too far gives it: blurred by sigma 1.5 px
+    (at 640 px wide), then sensor noise of sigma 2 grey levels."""
+    sigma = 1.5 * image.shape[1] / 640
+    return lit(cv2.GaussianBlur(image, (0, 0), sigma), 1.0, 2.0, rng)
 
 
 def match(found, truth_dice, tolerance: float = 0.5) -> int:
@@ -137,7 +148,7 @@ def on_the_mat(boxes, calibration):
 def run_scenes(args) -> None:
     names = ["tray finder"] + (["before: pip finder (learned)", "before: taught.find_by_background"]
                                if not args.no_before else [])
-    conditions = ("same light", "light changed", DIM_ROOM)
+    conditions = ("same light", "light changed", DIM_ROOM, OUT_OF_FOCUS)
     tallies = {(n, c): Tally(f"{n}, {c}") for n in names for c in conditions}
     for k in range(args.scenes):
         seed = args.seed + k
@@ -146,9 +157,11 @@ def run_scenes(args) -> None:
         relit = relight(image, np.random.default_rng([seed, 11]))
         noise = np.random.default_rng([seed, 12])
         in_dim_room = [dim_room(frame, noise) for frame in empties + [image]]
+        blurred = [out_of_focus(frame, noise) for frame in empties + [image]]
         as_lit, dim = calibrate(empties, name="bench"), calibrate(in_dim_room[:-1], name="dim")
         for calibration, frames in ((as_lit, {"same light": image, "light changed": relit}),
-                                    (dim, {DIM_ROOM: in_dim_room[-1]})):
+                                    (dim, {DIM_ROOM: in_dim_room[-1]}),
+                                    (calibrate(blurred[:-1], name="blurred"), {OUT_OF_FOCUS: blurred[-1]})):
             for name, finder in finders(calibration, not args.no_before).items():
                 for condition, frame in frames.items():
                     boxes = on_the_mat([tuple(b) for b in finder(frame)], calibration)
