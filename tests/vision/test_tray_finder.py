@@ -9,39 +9,16 @@ import pytest
 
 from vision import synth
 from vision.bench.light import lit
+from vision.bench.tray_finder import empty_frames, mat_scene, match
 from vision.calibrate import calibrate
-from vision.roll import FACE_SETS
 from vision.tray_finder import TrayFinder, with_finder
 
 DICE_SET = "jingle-bell-roll"
 SIZE = (640, 480)
 
 
-def empty_mat(seed: int, count: int = 3) -> list[np.ndarray]:
-    table = synth.Table(SIZE, seed, background="mat")
-    return [table.draw([], DICE_SET, np.random.default_rng([seed, 99, k]))[0] for k in range(count)]
-
-
 def finder_for(seed: int) -> TrayFinder:
-    return TrayFinder(calibrate(empty_mat(seed), name="test"))
-
-
-def matched(boxes, dice) -> int:
-    """True dice with a found centre within half a die of theirs (one to one)."""
-    pairs = sorted((float(np.hypot(b[0] - d.x, b[1] - d.y)), i, j) for i, d in enumerate(dice)
-                   for j, b in enumerate(boxes) if np.hypot(b[0] - d.x, b[1] - d.y) <= 0.5 * max(d.w, d.h))
-    used_d, used_b = set(), set()
-    for _, i, j in pairs:
-        if i not in used_d and j not in used_b:
-            used_d.add(i)
-            used_b.add(j)
-    return len(used_d)
-
-
-def seven_dice(seed: int, touching: float):
-    rng = np.random.default_rng([seed, 5])
-    faces = [FACE_SETS[DICE_SET][i] for i in rng.integers(0, 6, 7)]
-    return synth.render_scene(faces, DICE_SET, seed=seed, size=SIZE, background="mat", touching=touching)
+    return TrayFinder(calibrate(empty_frames(seed, count=3), name="test"))
 
 
 def relit(image: np.ndarray, level: float, gradient: float = 0.0, cast=(1.0, 1.0, 1.0)) -> np.ndarray:
@@ -60,9 +37,9 @@ def test_seven_of_seven_on_rendered_mat_scenes():
     exact = found = total = extra = 0
     worst = 7
     for seed in SEEDS:
-        image, truth = seven_dice(seed, touching=0.5)
+        image, truth = mat_scene(seed, touching=0.5)
         boxes = finder_for(seed)(image)
-        hits = matched(boxes, truth.dice)
+        hits = match(boxes, truth.dice)
         exact += hits == len(boxes) == 7
         worst = min(worst, hits)
         found, total, extra = found + hits, total + 7, extra + len(boxes) - hits
@@ -88,7 +65,7 @@ def test_touching_dice_are_split_into_single_dice(count):
     image, dice = _row(4, count)
     found = finder_for(4).find(image)
     assert len(found) == count
-    assert matched([d.box for d in found], dice) == count
+    assert match([d.box for d in found], dice) == count
     assert all(d.blob_dice == count for d in found)
     for d in found:  # each outline is a square about one die across
         outline = np.array(d.outline)
@@ -108,13 +85,13 @@ def test_empty_tray_and_its_markers_give_nothing(seed):
                                    dict(level=1.0, cast=(1.06, 1.0, 0.95))])
 def test_a_change_of_light_creates_no_dice(light):
     finder = finder_for(1)
-    assert finder(relit(empty_mat(1, count=1)[0], **light)) == []
+    assert finder(relit(empty_frames(1, count=1)[0], **light)) == []
 
 
 def test_dice_are_still_found_after_the_light_changed():
-    image, truth = seven_dice(2, touching=0.25)
+    image, truth = mat_scene(2, touching=0.25)
     boxes = finder_for(2)(relit(image, level=0.8, gradient=0.2))
-    assert matched(boxes, truth.dice) >= 6 and len(boxes) <= 7
+    assert match(boxes, truth.dice) >= 6 and len(boxes) <= 7
 
 
 @pytest.mark.parametrize("size_mm", [12.0, 20.0, 22.0])
@@ -128,12 +105,12 @@ def test_smaller_and_bigger_dice_than_the_default(size_mm):
     image, dice = table.draw(poses, DICE_SET, rng)
     finder = finder_for(seed)
     boxes = finder(image)
-    assert matched(boxes, dice) == 5 and len(boxes) == 5
+    assert match(boxes, dice) == 5 and len(boxes) == 5
     assert finder.size_ratio == pytest.approx(size_mm / 16.0, rel=0.25)
 
 
 def test_a_calibration_without_the_empty_tray_is_refused():
-    calibration = calibrate(empty_mat(0, count=1), name="test")
+    calibration = calibrate(empty_frames(0, count=1), name="test")
     with pytest.raises(ValueError, match="empty-tray"):
         TrayFinder(replace(calibration, background=None))
     with pytest.raises(ValueError, match="die size"):
@@ -141,21 +118,21 @@ def test_a_calibration_without_the_empty_tray_is_refused():
 
 
 def test_other_frame_sizes_of_the_same_camera():
-    image, truth = seven_dice(3, touching=0.25)
+    image, truth = mat_scene(3, touching=0.25)
     finder = finder_for(3)
     half = image[::2, ::2].copy()
     boxes = finder(half)
     scaled = [replace(d, x=d.x / 2, y=d.y / 2, w=d.w / 2, h=d.h / 2) for d in truth.dice]
-    assert matched(boxes, scaled) >= 6
+    assert match(boxes, scaled) >= 6
 
 
 def test_a_taught_reader_reads_the_dice_the_tray_finder_finds(tmp_path):
     from vision.dicesets import load_reader
-    image, truth = seven_dice(1, touching=0.25)
+    image, truth = mat_scene(1, touching=0.25)
     finder = finder_for(1)
     reader = load_reader(DICE_SET, tmp_path, find_dice=finder)
     roll = reader(image)
-    assert len(roll.dice) == 7 and matched([(d.x, d.y, d.w, d.h) for d in roll.dice], truth.dice) == 7
+    assert len(roll.dice) == 7 and match([(d.x, d.y, d.w, d.h) for d in roll.dice], truth.dice) == 7
 
 
 def test_on_the_tray_a_taught_reader_crops_each_box_at_its_centre(tmp_path):
@@ -170,12 +147,12 @@ def test_on_the_tray_a_taught_reader_crops_each_box_at_its_centre(tmp_path):
 def test_the_pip_reader_can_use_the_tray_finder():
     from vision.reader import reader_for
     image, truth = synth.render_scene(["2", "5", "6"], "d6-pips", seed=6, size=SIZE, background="mat")
-    finder = TrayFinder(calibrate(empty_mat(6), name="test"))
+    finder = TrayFinder(calibrate(empty_frames(6, count=3), name="test"))
     original = reader_for("d6-pips")
     reader = with_finder(original, finder)
     assert reader is not original and original.find != reader.find
     found = reader.find(image)
-    assert matched([(f.x, f.y, f.w, f.h) for f in found], truth.dice) == 3
+    assert match([(f.x, f.y, f.w, f.h) for f in found], truth.dice) == 3
     # reading goes through the same finder (the reader asks it for faint finds too)
     assert sorted(d.face for d in reader(image).dice) == ["2", "5", "6"]
 
@@ -186,7 +163,7 @@ def test_a_tray_calibrated_in_a_dim_room_reads_its_dice():
     from vision.reader import reader_for
     dim = 0.15
     image, truth = synth.render_scene(["2", "5", "6"], "d6-pips", seed=6, size=SIZE, background="mat")
-    finder = TrayFinder(calibrate([relit(m, dim) for m in empty_mat(6)], name="dim"))
+    finder = TrayFinder(calibrate([relit(m, dim) for m in empty_frames(6, count=3)], name="dim"))
     reader = with_finder(reader_for("d6-pips"), finder)
     assert sorted(d.face for d in reader(relit(image, dim)).dice) == ["2", "5", "6"]
 
@@ -198,10 +175,10 @@ def test_a_dim_room_with_a_noisy_camera():
     found = extra = 0
     for seed in (0, 1, 2, 3):
         rng = np.random.default_rng([seed, 7])
-        finder = TrayFinder(calibrate([lit(m, 0.15, 5, rng) for m in empty_mat(seed)], name="dim"))
-        image, truth = seven_dice(seed, touching=0.25)
+        finder = TrayFinder(calibrate([lit(m, 0.15, 5, rng) for m in empty_frames(seed, count=3)], name="dim"))
+        image, truth = mat_scene(seed, touching=0.25)
         boxes = finder(lit(image, 0.15, 5, rng))
-        hits = matched(boxes, truth.dice)
+        hits = match(boxes, truth.dice)
         found, extra = found + hits, extra + len(boxes) - hits
     assert found >= 26 and extra == 0, (found, extra)
 
@@ -219,7 +196,7 @@ def test_pixel_noise_sees_sensor_noise_not_a_smooth_change_of_light():
 def test_touching_dice_split_the_same_way_whatever_ran_before():
     """k-means++ draws from OpenCV's random generator; the finder seeds it, so a replayed
     frame gives the same boxes."""
-    image, _ = seven_dice(4, touching=0.7)
+    image, _ = mat_scene(4, touching=0.7)
     finder = finder_for(3)
     first = finder(image)
     for seed in range(1, 8):
@@ -234,11 +211,11 @@ def test_an_out_of_focus_camera_still_finds_the_dice():
     found = extra = 0
     for seed in (0, 1, 2, 3):
         rng = np.random.default_rng([seed, 8])
-        soft = [lit(cv2.GaussianBlur(m, (0, 0), 1.5), 1.0, 2, rng) for m in empty_mat(seed)]
+        soft = [lit(cv2.GaussianBlur(m, (0, 0), 1.5), 1.0, 2, rng) for m in empty_frames(seed, count=3)]
         finder = TrayFinder(calibrate(soft, name="soft"))
-        image, truth = seven_dice(seed, touching=0.25)
+        image, truth = mat_scene(seed, touching=0.25)
         boxes = finder(lit(cv2.GaussianBlur(image, (0, 0), 1.5), 1.0, 2, rng))
-        hits = matched(boxes, truth.dice)
+        hits = match(boxes, truth.dice)
         found, extra = found + hits, extra + len(boxes) - hits
     assert found >= 27 and extra == 0, (found, extra)
 
