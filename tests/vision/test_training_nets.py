@@ -68,7 +68,7 @@ def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypat
     monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
     args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=2,
                               not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
-                              mixed_turn=25.0)
+                              mixed_turn=25.0, glare_rate=0.0)
     pools = train_faces.build_pools(args, np.random.default_rng(0))
     assert len(pools.groups) == 1
     crops, classes, _ = pools.groups[0]
@@ -77,9 +77,22 @@ def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypat
     assert tuple(x.shape) == (8, 3, 48, 48) and set(y.tolist()) == {train_faces.NO_DIE}
 
 
+def test_reflection_crops_are_empty_spots_with_a_white_spot_near_the_middle():
+    """train_faces --glare-rate: lamp reflections drawn on "no die" crops."""
+    from vision.training import train_faces
+    from vision.training.augment import WIDE
+
+    grey = np.full((5, WIDE, WIDE, 3), 90, np.uint8)
+    spots = train_faces.with_reflection(grey, np.random.default_rng(0), 20)
+    assert spots.shape == (20, WIDE, WIDE, 3)
+    middle = spots[:, WIDE // 3:2 * WIDE // 3, WIDE // 3:2 * WIDE // 3].min(axis=3)
+    assert (middle.reshape(20, -1).max(axis=1) >= 200).all()   # a near-white core in every crop
+    assert (spots[:, :3, :3] == 90).all()                      # the corners left as they were
+
+
 def test_face_reader_training_refuses_shares_of_no_die_crops_over_one(capsys):
     from vision.training import train_faces
 
     with pytest.raises(SystemExit):
         train_faces.main(["--neg-rate", "0.5", "--not-pip-rate", "0.6"])
-    assert "must be under 1" in capsys.readouterr().err
+    assert "under 1" in capsys.readouterr().err

@@ -15,7 +15,10 @@ turn, shift, scale and recolour small pictures:
   tray photos;
 * with ``--not-pip-scenes``, "no die" dice: the dice of rendered scenes whose faces no pip die
   shows (numerals, letters, pictures: ``symbols.not_pip_specs``), so a numeral die is not
-  read as a pip die (real mixed photos hold such dice, unlabelled).
+  read as a pip die (real mixed photos hold such dice, unlabelled);
+* with ``--glare-rate``, "no die" lamp reflections: empty spots with a soft white spot drawn
+  where a die would be (``with_reflection``), so a reflection on a glossy table is not
+  read as a die with one pip.
 
 The checkpoint with the best validation accuracy (labelled val dice, crops cut exactly as
 the reader cuts them) is exported.
@@ -107,6 +110,26 @@ def empty_spots(pool, rng, per_image=4) -> np.ndarray:
                     out.append(wide_crop(image, cx, cy, size))
                     break
     return np.array(out, np.uint8).reshape(-1, WIDE, WIDE, 3)
+
+
+REFLECTION_CROPS = 4000  # how many reflection crops --glare-rate draws from
+
+
+def with_reflection(crops: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` of ``crops`` (wide "no die" crops) each with a lamp reflection drawn near its
+    centre: a soft white ellipse 0.1-0.3 of a die across, saturated at its core."""
+    die = WIDE / WIDE_CONTEXT
+    out = np.empty((count, WIDE, WIDE, 3), np.uint8)
+    for k, i in enumerate(rng.integers(0, len(crops), count)):
+        spot = np.zeros((WIDE, WIDE), np.float32)
+        centre = tuple(int(WIDE / 2 + rng.normal(0, 0.15 * die)) for _ in range(2))
+        axes = tuple(int(rng.uniform(0.1, 0.3) * die) + 1 for _ in range(2))
+        cv2.ellipse(spot, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        spot = np.clip(cv2.GaussianBlur(spot, (0, 0), rng.uniform(0.05, 0.15) * die) * rng.uniform(1.2, 2.5), 0, 1)
+        white = 255 * rng.uniform(0.92, 1.0, 3).astype(np.float32)
+        image = crops[i].astype(np.float32) * (1 - spot[..., None]) + white * spot[..., None]
+        out[k] = np.clip(image, 0, 255).astype(np.uint8)
+    return out
 
 
 def hard_spots(pool, hard) -> np.ndarray:
@@ -207,10 +230,11 @@ def build_pools(args, rng) -> CropPools:
                              upright=args.upright_scenes) for n in range(args.not_pip_scenes)]
     ox = die_crops(others)[0]
     del others
+    glare = with_reflection(neg, rng, REFLECTION_CROPS) if args.glare_rate > 0 else neg[:0]
     print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}, "
-          f"not pip dice {len(ox)}", flush=True)
+          f"not pip dice {len(ox)}, reflections {len(glare)}", flush=True)
     not_pip_rate = args.not_pip_rate if len(ox) else 0.0
-    share_die = 1 - args.neg_rate - not_pip_rate
+    share_die = 1 - args.neg_rate - not_pip_rate - args.glare_rate
     real = 1 - args.synthetic_share
     tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
     return CropPools([
@@ -220,6 +244,7 @@ def build_pools(args, rng) -> CropPools:
         (sx, sy, share_die * args.synthetic_share, args.mixed_turn if args.upright_scenes else 360.0),
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
         (ox, np.full(len(ox), NO_DIE), not_pip_rate),
+        (glare, np.full(len(glare), NO_DIE), args.glare_rate),
     ])
 
 
@@ -251,9 +276,11 @@ def main(argv=None):
     ap.add_argument("--not-pip-scenes", type=int, default=0,
                     help="rendered scenes of dice with numerals, letters or pictures, learnt as 'no die'")
     ap.add_argument("--not-pip-rate", type=float, default=0.06, help="share of crops drawn from those dice")
+    ap.add_argument("--glare-rate", type=float, default=0.0,
+                    help="share of crops that are empty spots with a lamp reflection drawn on, learnt as 'no die'")
     args = ap.parse_args(argv)
-    if not 0 <= args.neg_rate + args.not_pip_rate < 1:
-        ap.error("--neg-rate plus --not-pip-rate must be under 1")
+    if not 0 <= args.neg_rate + args.not_pip_rate + args.glare_rate < 1:
+        ap.error("--neg-rate, --not-pip-rate and --glare-rate must add up to under 1")
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
