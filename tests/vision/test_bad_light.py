@@ -113,17 +113,25 @@ def _false_finds(roll, scene) -> int:
 
 
 def test_lamp_reflections_are_mostly_not_dice(monkeypatch):
-    """Twelve burnt-out spots on each of five rendered trays: without the reflection test the
-    reader reports many of them as dice, with it a quarter as many at most."""
+    """Twelve burnt-out spots on each of five rendered trays. The face reader (trained with
+    reflections as "no die" since the tenth session) reports none of them; with its "no die"
+    gate all but open, the reflection test still drops most of those it would report."""
     scenes = []
     for seed in range(5):
         faces = [str(1 + (seed + k) % 6) for k in range(4)]
         image, scene = render_scene(faces, "d6-pips", seed=seed, die_px=30)
         scenes.append((light.glare(image, np.random.default_rng(seed), spots=12), scene))
-    kept = sum(_false_finds(PipReader()(image), scene) for image, scene in scenes)
+    assert sum(_false_finds(PipReader()(image), scene) for image, scene in scenes) == 0
+
+    def false_finds_with_the_gate_open() -> int:
+        reader = PipReader()
+        reader.min_die_prob = 0.02
+        return sum(_false_finds(reader(image), scene) for image, scene in scenes)
+
+    kept = false_finds_with_the_gate_open()
     monkeypatch.setattr(pips, "GLARE_BURNT", 2.0)  # never burnt out
-    without = sum(_false_finds(PipReader()(image), scene) for image, scene in scenes)
-    assert without >= 15 and kept * 4 <= without, (kept, without)
+    without = false_finds_with_the_gate_open()
+    assert without >= 15 and kept * 3 <= without, (kept, without)
 
 
 def test_a_burnt_out_die_with_pips_is_no_reflection():

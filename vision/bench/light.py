@@ -9,7 +9,9 @@ The pip reader in bad light, on the shared real photos of one side of the fixed 
 * **warm**: tungsten light (blue down to 55 %, green 85 %, red 115 %, all at 60 %);
 * **falling off**: the light dropping from full on the right to 15 % on the left edge;
 * **glare**: lamp reflections on a glossy table or tray: 8 small saturated spots (6-20 px
-  across, soft edges) at random places;
+  across, soft edges) at random places; **glare, streaks**: 5 long thin ones (a window or a
+  tube light: 24-70 px long, 4-10 px wide, slightly blue-white, not always saturated);
+  **glare, sheen**: 3 big soft ones (20-44 px across, blurred by 6 px, at 90 %);
 * **out of focus**: not light, but as bad at a real table: a Gaussian blur of sigma 1.5
   and 2.5 px, as a fixed-focus camera set too close gives, then sensor noise (sigma 2).
 
@@ -56,6 +58,32 @@ def glare(image: np.ndarray, rng: np.random.Generator, spots: int = 8) -> np.nda
     return np.clip(image * (1 - mask) + 255 * mask, 0, 255).astype(np.uint8)
 
 
+def streaks(image: np.ndarray, rng: np.random.Generator, count: int = 5) -> np.ndarray:
+    """``image`` with ``count`` long thin reflections (a window, a tube light)."""
+    h, w = image.shape[:2]
+    scale = max(h, w) / 640
+    mask = np.zeros((h, w), np.float32)
+    for _ in range(count):
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        axes = (int(rng.uniform(12, 35) * scale), int(rng.uniform(2, 5) * scale))
+        cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+    mask = np.clip(1.6 * cv2.GaussianBlur(mask, (0, 0), 2.0 * scale), 0, 1)[..., None] * rng.uniform(0.85, 1.0)
+    tint = np.array([235, 245, 255], np.float32)  # B, G, R: a cool white
+    return np.clip(image * (1 - mask) + tint * mask, 0, 255).astype(np.uint8)
+
+
+def sheen(image: np.ndarray, rng: np.random.Generator, count: int = 3) -> np.ndarray:
+    """``image`` with ``count`` big soft reflections that do not quite burn out."""
+    h, w = image.shape[:2]
+    scale = max(h, w) / 640
+    mask = np.zeros((h, w), np.float32)
+    for _ in range(count):
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.circle(mask, centre, int(rng.uniform(10, 22) * scale), 1.0, -1)
+    mask = np.clip(1.3 * cv2.GaussianBlur(mask, (0, 0), 6 * scale), 0, 1)[..., None] * 0.9
+    return np.clip(image * (1 - mask) + 250 * mask, 0, 255).astype(np.uint8)
+
+
 CONDITIONS = {
     "as taken": lambda im, rng: im,
     "dim 30 %": lambda im, rng: lit(im, 0.3, 0, rng),
@@ -65,6 +93,8 @@ CONDITIONS = {
     "warm": lambda im, rng: lit(im, WARM, 4, rng),
     "falling off": lambda im, rng: lit(im, falling_off(im), 4, rng),
     "glare": glare,
+    "glare, streaks": streaks,
+    "glare, sheen": sheen,
     "out of focus 1.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 1.5), 1.0, 2, rng),
     "out of focus 2.5": lambda im, rng: lit(cv2.GaussianBlur(im, (0, 0), 2.5), 1.0, 2, rng),
 }
