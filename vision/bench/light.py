@@ -46,42 +46,45 @@ def falling_off(image: np.ndarray) -> np.ndarray:
     return (0.15 + 0.85 * np.arange(w, dtype=np.float32) / max(w - 1, 1))[None, :, None]
 
 
-def glare(image: np.ndarray, rng: np.random.Generator, spots: int = 8) -> np.ndarray:
-    """``image`` with ``spots`` lamp reflections: soft discs, white at their core."""
-    h, w = image.shape[:2]
+def reflection_mask(shape: tuple[int, ...], rng: np.random.Generator, count: int, draw, soften: float,
+                    gain: float) -> np.ndarray:
+    """A (h, w, 1) float mask of ``count`` reflections at random places: ``draw(mask, centre,
+    scale)`` draws each one (at 1.0), then the mask is blurred by ``soften`` px, times ``gain``,
+    clipped to 0..1 (sizes in pixels of a 640 px frame, scaled with the frame)."""
+    h, w = shape[:2]
     scale = max(h, w) / 640
     mask = np.zeros((h, w), np.float32)
-    for _ in range(spots):
-        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    for _ in range(count):
+        draw(mask, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), scale)
+    return np.clip(gain * cv2.GaussianBlur(mask, (0, 0), soften * scale), 0, 1)[..., None]
+
+
+def reflected(image: np.ndarray, mask: np.ndarray, colour) -> np.ndarray:
+    """``image`` blended towards ``colour`` (a level or a B, G, R triple) by ``mask``."""
+    return np.clip(image * (1 - mask) + np.asarray(colour, np.float32) * mask, 0, 255).astype(np.uint8)
+
+
+def glare(image: np.ndarray, rng: np.random.Generator, spots: int = 8) -> np.ndarray:
+    """``image`` with ``spots`` lamp reflections: soft discs, white at their core."""
+    def disc(mask, centre, scale):
         cv2.circle(mask, centre, int(rng.uniform(3, 10) * scale), 1.0, -1)
-    mask = np.clip(2 * cv2.GaussianBlur(mask, (0, 0), 3 * scale), 0, 1)[..., None]
-    return np.clip(image * (1 - mask) + 255 * mask, 0, 255).astype(np.uint8)
+    return reflected(image, reflection_mask(image.shape, rng, spots, disc, soften=3, gain=2), 255)
 
 
 def streaks(image: np.ndarray, rng: np.random.Generator, count: int = 5) -> np.ndarray:
     """``image`` with ``count`` long thin reflections (a window, a tube light)."""
-    h, w = image.shape[:2]
-    scale = max(h, w) / 640
-    mask = np.zeros((h, w), np.float32)
-    for _ in range(count):
-        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    def streak(mask, centre, scale):
         axes = (int(rng.uniform(12, 35) * scale), int(rng.uniform(2, 5) * scale))
         cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    mask = np.clip(1.6 * cv2.GaussianBlur(mask, (0, 0), 2.0 * scale), 0, 1)[..., None] * rng.uniform(0.85, 1.0)
-    tint = np.array([235, 245, 255], np.float32)  # B, G, R: a cool white
-    return np.clip(image * (1 - mask) + tint * mask, 0, 255).astype(np.uint8)
+    mask = reflection_mask(image.shape, rng, count, streak, soften=2, gain=1.6) * rng.uniform(0.85, 1.0)
+    return reflected(image, mask, (235, 245, 255))  # B, G, R: a cool white
 
 
 def sheen(image: np.ndarray, rng: np.random.Generator, count: int = 3) -> np.ndarray:
     """``image`` with ``count`` big soft reflections that do not quite burn out."""
-    h, w = image.shape[:2]
-    scale = max(h, w) / 640
-    mask = np.zeros((h, w), np.float32)
-    for _ in range(count):
-        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    def patch(mask, centre, scale):
         cv2.circle(mask, centre, int(rng.uniform(10, 22) * scale), 1.0, -1)
-    mask = np.clip(1.3 * cv2.GaussianBlur(mask, (0, 0), 6 * scale), 0, 1)[..., None] * 0.9
-    return np.clip(image * (1 - mask) + 250 * mask, 0, 255).astype(np.uint8)
+    return reflected(image, reflection_mask(image.shape, rng, count, patch, soften=6, gain=1.3) * 0.9, 250)
 
 
 CONDITIONS = {
