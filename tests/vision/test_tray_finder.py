@@ -9,7 +9,7 @@ import pytest
 
 from vision import synth
 from vision.bench.light import lit
-from vision.bench.tray_finder import empty_frames, mat_scene, match
+from vision.bench.tray_finder import empty_frames, mat_scene, match, out_of_focus
 from vision.calibrate import calibrate
 from vision.tray_finder import TrayFinder, with_finder
 
@@ -211,10 +211,10 @@ def test_an_out_of_focus_camera_still_finds_the_dice():
     found = extra = 0
     for seed in (0, 1, 2, 3):
         rng = np.random.default_rng([seed, 8])
-        soft = [lit(cv2.GaussianBlur(m, (0, 0), 1.5), 1.0, 2, rng) for m in empty_frames(seed, count=3)]
+        soft = [out_of_focus(m, rng) for m in empty_frames(seed, count=3)]
         finder = TrayFinder(calibrate(soft, name="soft"))
         image, truth = mat_scene(seed, touching=0.25)
-        boxes = finder(lit(cv2.GaussianBlur(image, (0, 0), 1.5), 1.0, 2, rng))
+        boxes = finder(out_of_focus(image, rng))
         hits = match(boxes, truth.dice)
         found, extra = found + hits, extra + len(boxes) - hits
     assert found >= 27 and extra == 0, (found, extra)
