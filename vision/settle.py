@@ -32,6 +32,10 @@ import numpy as np
 
 MOVING, HAND, SETTLING, SETTLED = "moving", "hand", "settling", "settled"
 _SUM_CHANNELS = np.ones((1, 3), np.float32)
+RATIO_FLOOR = 24    # grey levels: darker pixels do not vote on a change of light's gain
+MAX_GAIN = 4.0      # a brighter or darker change than this is not "the same scene, relit"
+SAMPLE = 8          # light_change looks at every 8th pixel of every 8th row (~900 of a small copy)
+BURNT = 250         # a pixel this bright may have been clipped by the camera
 
 
 @dataclass(frozen=True)
@@ -135,13 +139,19 @@ class SettleGate:
         return cv2.countNonZero(cv2.compare(diff, self.pixel_threshold, cv2.CMP_GT))
 
     def _changed_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Pixels that differ (summed over the colour channels, as in ``_moved``), after
-        removing an overall shift per channel (exposure or white-balance drift)."""
-        sample = a[::4, ::4].astype(np.int16) - b[::4, ::4].astype(np.int16)
-        channels = 1 if a.ndim == 2 else a.shape[2]
-        shift = np.median(sample.reshape(-1, channels), axis=0)
-        shifted = cv2.add(b, tuple(float(v) for v in shift) + (0.0,) * (4 - channels))
-        diff = cv2.absdiff(a, shifted)
+        """Pixels of ``a`` that differ from ``b`` (summed over the colour channels, as in
+        ``_moved``), after taking out an overall change of light per channel (``relit``).
+
+        When the light went up, the camera burns out the brightest parts, and a pixel of the
+        small copy averages a patch of them: a marker's black and burnt-out white together
+        brighten far less than the gain says. So then a pixel anywhere between its old value
+        and the relit one is no change (brighter light never darkens a pixel)."""
+        gains, shifts = light_change(b, a)
+        expected = relit(b, gains, shifts)
+        if max(gains) > 1.03:
+            diff = cv2.max(cv2.subtract(b, a), cv2.subtract(a, expected))
+        else:
+            diff = cv2.absdiff(a, expected)
         if diff.ndim == 3:
             return cv2.compare(cv2.transform(diff, _SUM_CHANNELS), 2 * self.pixel_threshold, cv2.CMP_GT) // 255
         return cv2.compare(diff, self.pixel_threshold, cv2.CMP_GT) // 255
@@ -246,6 +256,36 @@ class SettleGate:
         """Forget the last reported scene (the next still scene is reported again)."""
         self._reference = None
         self._decided = False
+
+
+def light_change(before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How the light changed from ``before`` to ``after`` (uint8, one picture of one scene):
+    per channel a gain (the median ratio of the two pictures' pixels) and the shift left
+    after it (the median difference).
+
+    A lamp switched on or off, or the camera's exposure changing, multiplies the picture (a
+    dark pip brightens by fewer levels than the pale mat around it, and pixels burn out at
+    255), so a gain takes it out where an offset alone left the dice's dark parts changed;
+    the shift catches a white-balance or black-level drift. Works on every ``SAMPLE``-th
+    pixel of every ``SAMPLE``-th row."""
+    channels = 1 if before.ndim == 2 else before.shape[2]
+    a = after[::SAMPLE, ::SAMPLE].reshape(-1, channels).astype(np.float32)
+    b = before[::SAMPLE, ::SAMPLE].reshape(-1, channels).astype(np.float32)
+    usable = (b.min(axis=1) >= RATIO_FLOOR) & (b.max(axis=1) < BURNT) & (a.max(axis=1) < BURNT)
+    if usable.sum() < 16:  # dark ratios are noise, burnt-out ones wrong
+        gains = np.ones(channels, np.float32)
+    else:
+        gains = np.clip(np.median(a[usable] / b[usable], axis=0), 1 / MAX_GAIN, MAX_GAIN)
+    return gains, np.median(a - np.minimum(b * gains, 255.0), axis=0)
+
+
+def relit(before: np.ndarray, gains: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """``before`` (uint8) under the changed light ``light_change`` measured: scaled and
+    shifted, clipped at 0 and 255 as the camera clips."""
+    if before.ndim == 2:
+        return cv2.convertScaleAbs(before, alpha=float(gains[0]), beta=float(shifts[0]))
+    matrix = np.hstack([np.diag(gains), np.asarray(shifts, np.float32)[:, None]]).astype(np.float32)
+    return cv2.transform(before, matrix)
 
 
 def reads_from_stream(frames: Iterable, read_fn: Callable[[np.ndarray], object], *,

@@ -178,3 +178,27 @@ def test_skin_coloured_dice_at_the_edge_are_read():
             reads.append(i)
     # They look like fingertips reaching in, so they wait stale_after seconds; then they are read.
     assert len(reads) == 2 and reads[0] == 9 and 20 + 30 <= reads[1] <= 20 + 40
+
+
+@pytest.mark.parametrize("level", [1.3, 0.7])
+def test_a_lamp_switched_on_or_off_over_still_dice_is_not_a_new_roll(level):
+    """The room's light changes while the dice lie still (the camera's exposure is locked, so
+    the pale mat burns out when it brightens): the same dice are not read again, and the
+    next throw, in the new light, is read once."""
+    script = [ScriptedRoll(("1", "3", "5", "6")), ScriptedRoll(("2", "4"))]
+    camera = SyntheticCamera(3, script=script, size=(480, 360), hold=3.0, fps=10, light=[(4.0, level)])
+    reads = _truth_reads(camera)
+    assert [faces for _, faces in reads] == [["1", "3", "5", "6"], ["2", "4"]]
+    assert reads[0][0].timestamp < 4.0 - 1.0 and reads[1][0].timestamp > 4.0 + 1.0  # the change is mid-hold
+
+
+def test_the_light_change_is_measured_as_a_gain_with_burnt_out_pixels_clipped():
+    from vision.settle import light_change, relit
+    rng = np.random.default_rng(0)
+    before = rng.integers(30, 220, (90, 160, 3), dtype=np.uint8)
+    after = np.clip(before.astype(np.float32) * (1.3, 1.2, 1.25), 0, 255).astype(np.uint8)
+    gains, shifts = light_change(before, after)
+    assert np.allclose(gains, (1.3, 1.2, 1.25), atol=0.02) and np.all(np.abs(shifts) <= 1.0)
+    assert np.abs(relit(before, gains, shifts).astype(int) - after).max() <= 4
+    grey = before[..., 0]
+    assert np.allclose(light_change(grey, grey)[0], 1.0)
