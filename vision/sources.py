@@ -35,6 +35,8 @@ import numpy as np
 from vision import synth
 from vision.roll import FACE_SETS, Die
 
+MIN_EXPOSURE_US = 100.0     # shortest exposure asked of the Pi camera (microseconds)
+MAX_ANALOGUE_GAIN = 16.0    # most analogue gain asked of it (sensors allow 8-16x)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 SPEC_HELP = "picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]"
 
@@ -67,6 +69,11 @@ class FrameSource:
 
     def close(self) -> None:
         """Release the camera or file. Safe to call twice."""
+
+    def adjust_exposure(self, factor: float) -> bool:
+        """Make the next frames ``factor`` times as bright (exposure time and gain, with the
+        exposure kept locked); False when this source cannot (a file, most webcams)."""
+        return False
 
     def __iter__(self) -> Iterator[Frame]:
         return self
@@ -121,6 +128,7 @@ class PiCamera(FrameSource):
             self._camera.start()
         except Exception as exc:  # libcamera raises plain RuntimeError/IndexError when no camera
             raise CameraError(f"no Raspberry Pi camera found or it is busy: {exc}") from None
+        self._frame_us = 1e6 / float(fps)
         time.sleep(warmup)
         if lock:
             self._lock_exposure()
@@ -132,6 +140,25 @@ class PiCamera(FrameSource):
             if key in metadata:
                 controls[key] = metadata[key]
         self._camera.set_controls(controls)
+
+    def adjust_exposure(self, factor: float) -> bool:
+        """Scale the locked exposure by ``factor``: the exposure time first (up to one frame's
+        time), the analogue gain for the rest (1-16x). False if the camera reports neither."""
+        if not factor > 0:
+            raise ValueError(f"exposure factor must be above 0, not {factor}")
+        try:
+            metadata = self._camera.capture_metadata()
+        except Exception as exc:
+            raise CameraError(f"the Raspberry Pi camera stopped answering: {exc}") from None
+        exposure, gain = metadata.get("ExposureTime"), metadata.get("AnalogueGain")
+        if not exposure or not gain:
+            return False
+        wanted = float(exposure) * float(gain) * factor          # microseconds at gain 1
+        time_us = min(max(wanted, MIN_EXPOSURE_US), self._frame_us)
+        gain = min(max(wanted / time_us, 1.0), MAX_ANALOGUE_GAIN)
+        self._camera.set_controls({"AeEnable": False, "ExposureTime": int(round(time_us)),
+                                   "AnalogueGain": float(gain)})
+        return True
 
     def read(self) -> Frame:
         try:
@@ -356,13 +383,18 @@ class SyntheticCamera(FrameSource):
     :param dice_count: without a script, asked before each throw how many dice to throw
         (a game loop's ``dice_wanted``: the synthetic players throw what the game asks for);
         None, or an answer of None, throws 2-6 dice.
+    :param light: the room's light over time, ``[(seconds, level), ...]``: from each time on
+        the scene is ``level`` times as bright as at the start (a lamp switched on: 1.3).
+        The camera's exposure stays locked, so a brighter room burns out the pale mat and
+        dice at 255 as a real sensor does, until ``adjust_exposure`` makes up for it.
     """
 
     def __init__(self, seed: int = 0, *, script: Sequence | None = None, dice_set: str = "d6-pips",
                  size: tuple[int, int] = (640, 480), fps: float = 30.0, background: str = "mat",
                  hands: bool = True, realtime: bool = False, hold: float = 1.5, lead_in: float = 1.0,
                  die_px: float | None = None, one_set: bool = True,
-                 dice_count: Callable[[], int | None] | None = None):
+                 dice_count: Callable[[], int | None] | None = None,
+                 light: Sequence[tuple[float, float]] = ()):
         if dice_set not in FACE_SETS:
             raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
         if fps <= 0:
@@ -383,6 +415,10 @@ class SyntheticCamera(FrameSource):
         self._rng = np.random.default_rng([seed, 7])
         self.set_style = (set_style(seed) if one_set and dice_set != "d6-pips" else None)
         self.dice_count = dice_count
+        self.light = sorted((float(t), float(level)) for t, level in light)
+        if any(level <= 0 for _, level in self.light):
+            raise SourceError(f"synthetic camera: light levels must be above 0, not {self.light}")
+        self.exposure = 1.0
         self._frames = self._timeline()
         self._index = 0
         self._started = None
@@ -552,9 +588,26 @@ class SyntheticCamera(FrameSource):
             t = time.monotonic()
         else:
             t = self._index / self.fps
+        brightness = self.light_at(self._index / self.fps) * self.exposure
+        if abs(brightness - 1.0) > 1e-3:
+            image = cv2.convertScaleAbs(image, alpha=brightness)
         self.truth = FrameTruth(self._index, t, phase, k, tuple(dice), bool(hands))
         self._index += 1
         return Frame(image, t)
+
+    def light_at(self, seconds: float) -> float:
+        """The room's light level at ``seconds`` into the film (1.0 before any change)."""
+        level = 1.0
+        for t, value in self.light:
+            if t <= seconds:
+                level = value
+        return level
+
+    def adjust_exposure(self, factor: float) -> bool:
+        if not factor > 0:
+            raise ValueError(f"exposure factor must be above 0, not {factor}")
+        self.exposure *= float(factor)
+        return True
 
     def close(self) -> None:
         self._closed = True

@@ -241,3 +241,24 @@ def test_a_bad_dice_count_says_what_was_asked_and_what_is_expected(answer):
     camera = SyntheticCamera(5, dice_count=lambda: answer, lead_in=0.1, size=(240, 180))
     with pytest.raises(SourceError, match=r"asked to throw .* dice; expected a whole number from 1 up"):
         list(camera)
+
+
+def test_the_synthetic_rooms_light_changes_and_its_exposure_makes_up_for_it():
+    camera = SyntheticCamera(6, script=[ScriptedRoll(("2",))], size=(240, 180), lead_in=0.5, hold=0.3,
+                             light=[(0.2, 0.5)])
+    first, second = camera.read().image, camera.read().image   # 0.0 s and 1/30 s: as lit
+    for _ in range(6):
+        later = camera.read().image                           # 0.2 s on: half the light
+    assert abs(float(later.mean()) / float(first.mean()) - 0.5) < 0.03
+    assert camera.adjust_exposure(2.0) and camera.exposure == 2.0
+    assert abs(float(camera.read().image.mean()) / float(second.mean()) - 1.0) < 0.03
+    with pytest.raises(ValueError, match="above 0"):
+        camera.adjust_exposure(0)
+    with pytest.raises(SourceError, match="light levels must be above 0"):
+        SyntheticCamera(6, light=[(1.0, 0.0)])
+
+
+def test_files_cannot_change_their_exposure(tmp_path):
+    import cv2
+    cv2.imwrite(str(tmp_path / "frame-1.png"), np.zeros((8, 8, 3), np.uint8))
+    assert FrameFolder(tmp_path).adjust_exposure(1.5) is False
