@@ -6,7 +6,9 @@ used before it (the learned pip-dice finder; taught.find_by_background):
 * rendered mat scenes like the demo's (vision.synth.render_scene, background "mat", 7 custom
   dice, half the scenes with many touching dice), calibrated from rendered empty-mat frames;
   each scene once as rendered and once with the light changed after calibration (brighter or
-  darker by up to 30%, a gradient across the mat, a slight colour cast), once in a dim
+  darker by up to 30%, a gradient across the mat, a slight colour cast), once more so after
+  the device's exposure keeper has brought the mat back to its calibrated brightness
+  (vision.exposure; the camera's exposure scaled, the gradient and cast left), once in a dim
   room with a noisy sensor (light at 15 %, noise of sigma 3 grey levels, calibrated there)
   and once out of focus (blurred by sigma 1.5 px, noise of sigma 2, calibrated so);
 * settled frames of the synthetic camera (throws with dice kept in the keep area), as the
@@ -28,6 +30,7 @@ import numpy as np
 from vision import synth
 from vision.bench.light import lit
 from vision.calibrate import calibrate
+from vision.exposure import ExposureKeeper
 from vision.roll import FACE_SETS
 from vision.tray_finder import TrayFinder
 
@@ -47,16 +50,34 @@ def mat_scene(seed: int, count: int = 7, size=(640, 480), touching: float = 0.25
     return synth.render_scene(faces, DICE_SET, seed=seed, size=size, background="mat", touching=touching)
 
 
-def relight(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The same scene under changed light: overall level, a gradient, a slight colour cast."""
+def relight(image: np.ndarray, rng: np.random.Generator, exposure: float = 1.0) -> np.ndarray:
+    """The same scene under changed light: overall level, a gradient, a slight colour cast;
+    taken with the camera's exposure scaled by ``exposure`` (burnt out at 255)."""
     h, w = image.shape[:2]
     level = float(rng.choice([-1, 1]) * rng.uniform(0.12, 0.3))
     gx, gy = rng.uniform(-0.15, 0.15, 2)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     field = 1.0 + level + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
     cast = 1.0 + rng.uniform(-0.05, 0.05, 3)
-    out = image.astype(np.float32) * field[..., None] * cast.astype(np.float32)
+    out = image.astype(np.float32) * field[..., None] * (cast * exposure).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+EXPOSURE_KEPT = "light changed, exposure kept"
+
+
+def exposure_kept(image: np.ndarray, seed: int, calibration, steps: int = 3) -> np.ndarray:
+    """The relit scene (``relight``) as the camera takes it once the device's exposure keeper
+    (vision.exposure) has scaled its exposure until the mat looks as calibrated (as many
+    looks as it takes, at most ``steps``)."""
+    exposure, keeper = 1.0, ExposureKeeper(calibration)
+    while True:
+        frame = relight(image, np.random.default_rng([seed, 11]), exposure)
+        light = keeper.check(frame)
+        if steps == 0 or not light.off_by(keeper.tolerance):
+            return frame
+        exposure *= light.correction
+        steps -= 1
 
 
 DIM_ROOM = "dim room, noisy"
@@ -125,7 +146,7 @@ class Tally:
         recall = self.hits / max(self.truth, 1)
         precision = self.hits / max(self.found, 1)
         iou = float(np.median(self.ious)) if self.ious else 0.0
-        return (f"  {self.name:<34} recall {recall:6.1%}  precision {precision:6.1%}  "
+        return (f"  {self.name:<40} recall {recall:6.1%}  precision {precision:6.1%}  "
                 f"all {self.perfect:3d}/{self.scenes:<3d} scenes  box IoU {iou:.2f}  "
                 f"({self.hits}/{self.truth} dice, {self.found} found)")
 
@@ -148,7 +169,7 @@ def on_the_mat(boxes, calibration):
 def run_scenes(args) -> None:
     names = ["tray finder"] + (["before: pip finder (learned)", "before: taught.find_by_background"]
                                if not args.no_before else [])
-    conditions = ("same light", "light changed", DIM_ROOM, OUT_OF_FOCUS)
+    conditions = ("same light", "light changed", EXPOSURE_KEPT, DIM_ROOM, OUT_OF_FOCUS)
     tallies = {(n, c): Tally(f"{n}, {c}") for n in names for c in conditions}
     for k in range(args.scenes):
         seed = args.seed + k
@@ -159,7 +180,8 @@ def run_scenes(args) -> None:
         in_dim_room = [dim_room(frame, noise) for frame in empties + [image]]
         blurred = [out_of_focus(frame, noise) for frame in empties + [image]]
         as_lit, dim = calibrate(empties, name="bench"), calibrate(in_dim_room[:-1], name="dim")
-        for calibration, frames in ((as_lit, {"same light": image, "light changed": relit}),
+        kept = exposure_kept(image, seed, as_lit)
+        for calibration, frames in ((as_lit, {"same light": image, "light changed": relit, EXPOSURE_KEPT: kept}),
                                     (dim, {DIM_ROOM: in_dim_room[-1]}),
                                     (calibrate(blurred[:-1], name="blurred"), {OUT_OF_FOCUS: blurred[-1]})):
             for name, finder in finders(calibration, not args.no_before).items():
