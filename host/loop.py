@@ -165,6 +165,16 @@ class FrameWatcher:
         if gate is None:
             gate = SettleGate(background=calibration.background if calibration is not None else None)
         self.gate = gate
+        # With a calibrated tray: the room's light is watched against the empty tray's picture
+        # (vision.exposure) and the camera's exposure changed to make up for it, through
+        # ``adjust_exposure`` (the loop sets it to the open camera's; None: cannot).
+        self.exposure = None
+        if calibration is not None and getattr(calibration, "background", None) is not None:
+            from vision.exposure import ExposureKeeper
+            self.exposure = ExposureKeeper(calibration)
+        self.adjust_exposure: Callable[[float], bool] | None = None
+        self.light_warning: str | None = None   # the light is off and the camera cannot follow
+        self._exposed_in_a_row = 0   # settled scenes not read, waiting for a new exposure
         self.outside = 0        # things found off the mat (its markers, a cup) and left out
         self.frames = 0
         self.reads = 0          # settled scenes read
@@ -181,8 +191,16 @@ class FrameWatcher:
         self.frames += 1
         settle = self.gate.update(image, timestamp)
         motion = SETTLING if self.gate.state in (MOVING, HAND) else STILL
+        if self.exposure is not None and settle is None:
+            factor = self.exposure.update(image, timestamp, still=motion == STILL)
+            if factor is not None:
+                self._expose(factor, timestamp)
+            elif self.exposure.last is not None and not self.exposure.last.off_by(self.exposure.tolerance):
+                self.light_warning = None
         if settle is None:
             return motion, None
+        if self._expose_first(settle.image, timestamp):
+            return SETTLING, None
         self.last_settle = settle
         self.reads += 1
         roll = self.reader(settle.image)
@@ -193,6 +211,34 @@ class FrameWatcher:
         if self.overlay_dir is not None and roll.dice:
             self._save_overlay(settle.image, roll)
         return SETTLED, roll
+
+    def _expose_first(self, image, timestamp: float) -> bool:
+        """Before reading a settled scene: if the light is off and the camera can make up for
+        it, change the exposure and read the scene once it has (the gate reports it again).
+        At most ``EXPOSE_TRIES`` times in a row; then the scene is read as it is."""
+        if self.exposure is None:
+            return False
+        light = self.exposure.check(image)
+        if (self._exposed_in_a_row >= EXPOSE_TRIES or not light.off_by(self.exposure.tolerance)
+                or not self._expose(light.correction, timestamp)):
+            self._exposed_in_a_row = 0
+            return False
+        self.gate.reset()
+        self._exposed_in_a_row += 1
+        return True
+
+    def _expose(self, factor: float, timestamp: float) -> bool:
+        """Ask the camera for ``factor`` times the exposure; False (and a warning) if it cannot."""
+        light = self.exposure.last
+        if self.adjust_exposure is not None and self.adjust_exposure(factor):
+            self.exposure.adjusted(timestamp)
+            log.info("%s: exposure x %.2f", light_change_text(light), factor)
+            return True
+        if self.light_warning is None:
+            self.light_warning = (f"{light_change_text(light)}; this camera's exposure cannot follow, "
+                                  "so pale dice may be missed.")
+            log.warning("%s Calibrate again in this light (dicewatch calibrate).", self.light_warning)
+        return False
 
     def _save_overlay(self, image, roll) -> None:
         import cv2
@@ -218,6 +264,16 @@ class FrameWatcher:
         kept = tuple(d for d in roll.dice if d.area != "outside")
         self.outside += len(roll.dice) - len(kept)
         return replaced(roll, dice=kept)
+
+
+EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed
+
+
+def light_change_text(light) -> str:
+    """A ``vision.exposure.MatLight`` in words: how the tray's light differs from calibration."""
+    if light.burnt > 0.05:
+        return f"The tray is brighter than at calibration ({100 * light.burnt:.0f} % of the mat burnt out)"
+    return f"The tray is {light.level:.1f} times as bright as at calibration"
 
 
 # -- the loop -----------------------------------------------------------------------------------
@@ -274,6 +330,7 @@ class TableLoop:
         self.setup_done = not choose_characters or not self._can_choose()
         self._last_status: Status | None = None
         self.showing_notice = False  # an error or notice is up: the first Next or Undo puts it away
+        self.light_warned: str | None = None  # the watcher's light warning last shown
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
 
     # -- shortcuts ---------------------------------------------------------------------------
@@ -788,6 +845,11 @@ class TableLoop:
                 self._status(READ_OK if self.state.roll_number else WAITING)
         if roll is not None:
             self.on_read(roll)
+        warning = getattr(self.watcher, "light_warning", None)
+        if warning != self.light_warned:
+            self.light_warned = warning
+            if warning is not None and self.menu is None and self.wizard is None and self.pending is None:
+                self._error("Light changed", warning, "Calibrate again in this light for the surest reads.")
 
     def _camera_lost(self, why: str) -> None:
         now = self.clock()
@@ -809,6 +871,8 @@ class TableLoop:
                 return None
             try:
                 self.camera = self.open_camera()
+                if hasattr(self.watcher, "adjust_exposure"):
+                    self.watcher.adjust_exposure = getattr(self.camera, "adjust_exposure", None)
             except Exception as exc:  # noqa: BLE001 - any camera error is a fault to retry
                 self._camera_lost(f"camera not found: {exc}")
                 return None

@@ -118,3 +118,36 @@ def test_run_on_the_synthetic_camera_throws_what_the_game_needs(jbr_reader, dice
     assert dice_lines, out
     assert all(" 7:" in line and " 8:" not in line for line in dice_lines), dice_lines
     assert "I see" not in out
+
+
+@pytest.mark.parametrize("follows", [True, False])
+def test_a_lamp_switched_on_mid_game_is_made_up_for_by_the_cameras_exposure(jbr_reader, tmp_path, follows):
+    """The room gets 35 % brighter while the first roll lies still (the camera's exposure is
+    locked, so the pale mat burns out). A camera that can change its exposure is told to, and
+    every later throw is read whole and once; one that cannot gets a warning instead."""
+    from host.demo_table import calibrate_synthetic
+    from host.loop import SETTLED, dice_reader
+    from vision.sources import ScriptedRoll, SyntheticCamera
+    calibration, note = calibrate_synthetic(11)
+    assert calibration is not None, note
+    watcher = FrameWatcher(dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration)
+    script = [ScriptedRoll(("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL", "BELL")),
+              ScriptedRoll(("LIST", "LIST", "GIFT", "MILK", "COOKIE", "STOCKING", "GIFT")),
+              ScriptedRoll(("BELL", "MILK", "MILK", "COOKIE", "GIFT", "LIST", "STOCKING"))]
+    camera = SyntheticCamera(11, script=script, dice_set="jingle-bell-roll", fps=10, lead_in=0.8, hold=3.0)
+    if follows:
+        watcher.adjust_exposure = camera.adjust_exposure
+    reads = []
+    for frame in camera:
+        motion, roll = watcher(frame)
+        if motion == SETTLED and roll.dice:
+            reads.append((frame.timestamp, roll))
+            if len(reads) == 1:
+                camera.light = [(frame.timestamp + 0.5, 1.35)]
+    assert len(reads) == 3   # once per throw, no read of the relit dice lying still
+    if follows:
+        assert watcher.exposure.adjustments >= 1 and abs(camera.exposure * 1.35 - 1.0) < 0.08
+        assert watcher.light_warning is None
+        assert [sorted(roll.faces) for _, roll in reads[1:]] == [sorted(r.faces) for r in script[1:]]
+    else:
+        assert "brighter than at calibration" in watcher.light_warning

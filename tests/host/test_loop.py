@@ -416,3 +416,28 @@ def test_too_many_dice_asks_about_every_die(table):
     for face in FIRST:
         choose_face(loop, face)
     assert sorted(table.state.faces) == sorted(FIRST)
+
+
+class LightCamera(FlakyCamera):
+    def adjust_exposure(self, factor):
+        return True
+
+
+def test_the_camera_can_follow_the_light_and_a_light_it_cannot_follow_is_shown_once(table):
+    class Watcher:
+        light_warning = None
+        adjust_exposure = None
+
+        def __call__(self, frame):
+            return frame
+
+    watcher = Watcher()
+    camera = LightCamera([(STILL, None)] * 5)
+    loop, screen = make_loop(table, watcher=watcher, open_camera=lambda: camera)
+    loop.step()
+    assert watcher.adjust_exposure == camera.adjust_exposure   # the watcher may change the exposure
+    watcher.light_warning = "The light on the tray is 1.4 times what it was at calibration"
+    loop.step()
+    loop.step()
+    errors = [s for s in screen.screens if s.kind == "error"]
+    assert len(errors) == 1 and errors[0].title == "Light changed" and "1.4 times" in errors[0].lines[0]
