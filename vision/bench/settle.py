@@ -5,7 +5,8 @@ synthetic camera frames rendered beforehand (throws, hands, hovers, nudges); the
 its reads are over ``--sequences`` random 640x480 synthetic sequences (tray and mat, with and
 without the empty-tray background): every still scene after a throw or a nudge should give
 exactly one read, a still scene after a hand only hovered none, and no read may come while a
-hand is in view.
+hand is in view; then the same sequences again with the room's light switched up and down
+every few seconds, over still dice too (``light_steps``).
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(script)} throws, {sum(r.hover for r in script)} hovers, {sum(r.nudge for r in script)} nudges")
     if args.sequences > 0:
         accuracy(args.sequences, args.seed)
+        accuracy(args.sequences, args.seed, light=True)
     return 0
 
 
@@ -94,14 +96,27 @@ def _still_segments(truths) -> list[tuple[int, int, bool]]:
     return segments
 
 
-def accuracy(sequences: int, seed: int) -> None:
-    """Reads against the synthetic truth, for the gate with and without a background."""
+def light_steps(rng: np.random.Generator, seconds: float = 90.0) -> list[tuple[float, float]]:
+    """A room whose light is switched between as it was and 0.7-1.35 times that every 2-5 s
+    (a lamp, a cloud): [(seconds, level), ...] for ``SyntheticCamera(light=...)``."""
+    steps, t, other = [], float(rng.uniform(1.0, 3.0)), False
+    while t < seconds:
+        other = not other
+        steps.append((t, float(rng.choice([rng.uniform(0.7, 0.85), rng.uniform(1.15, 1.35)])) if other else 1.0))
+        t += float(rng.uniform(2.0, 5.0))
+    return steps
+
+
+def accuracy(sequences: int, seed: int, light: bool = False) -> None:
+    """Reads against the synthetic truth, for the gate with and without a background; with
+    ``light``, the room's light steps up and down through each sequence (``light_steps``)."""
     totals = {False: np.zeros(6, int), True: np.zeros(6, int)}
     delays = {False: [], True: []}
     for n in range(sequences):
         rng = np.random.default_rng([seed, n])
         camera = SyntheticCamera(seed * 1000 + n, script=_random_script(rng, 4), size=(640, 480), hold=1.2,
-                                 background="mat" if n % 2 else "tray", lead_in=0.5)
+                                 background="mat" if n % 2 else "tray", lead_in=0.5,
+                                 light=light_steps(np.random.default_rng([seed, n, 5])) if light else ())
         frames = [(image, t, camera.truth) for image, t in camera]
         truths = [truth for _, _, truth in frames]
         segments = _still_segments(truths)
@@ -123,6 +138,7 @@ def accuracy(sequences: int, seed: int) -> None:
             totals[with_background] += counted
     for with_background, t in totals.items():
         label = "with the empty-tray background" if with_background else "without a background"
+        label += ", the room's light stepping x0.7-1.35 every 2-5 s" if light else ""
         delay = f"{np.median(delays[with_background]):.0f} ms" if delays[with_background] else "-"
         print(f"  {sequences} random sequences, {label}: {t[1]} of {t[0]} settles read exactly once, "
               f"{t[2]} missed, {t[3]} read twice or more, {t[4]} reads of unchanged scenes, "
