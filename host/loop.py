@@ -232,10 +232,10 @@ class FrameWatcher:
         light = self.exposure.last
         if self.adjust_exposure is not None and self.adjust_exposure(factor):
             self.exposure.adjusted(timestamp)
-            log.info("%s: exposure x %.2f", light_change_text(light), factor)
+            log.info("%s: exposure x %.2f", light.describe(), factor)
             return True
         if self.light_warning is None:
-            self.light_warning = (f"{light_change_text(light)}; this camera's exposure cannot follow, "
+            self.light_warning = (f"{light.describe()}; this camera's exposure cannot follow, "
                                   "so pale dice may be missed.")
             log.warning("%s Calibrate again in this light (dicewatch calibrate).", self.light_warning)
         return False
@@ -267,13 +267,6 @@ class FrameWatcher:
 
 
 EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed
-
-
-def light_change_text(light) -> str:
-    """A ``vision.exposure.MatLight`` in words: how the tray's light differs from calibration."""
-    if light.burnt > 0.05:
-        return f"The tray is brighter than at calibration ({100 * light.burnt:.0f} % of the mat burnt out)"
-    return f"The tray is {light.level:.1f} times as bright as at calibration"
 
 
 # -- the loop -----------------------------------------------------------------------------------

@@ -58,6 +58,12 @@ class MatLight:
         way), or a noticeable part of the mat has burnt out."""
         return abs(math.log(self.level)) > math.log1p(tolerance) or self.burnt > BURNT_SHARE
 
+    def describe(self) -> str:
+        """In words, for the screen and the log."""
+        if self.burnt > BURNT_SHARE:
+            return f"The tray is brighter than at calibration ({100 * self.burnt:.0f} % of the mat burnt out)"
+        return f"The tray is {self.level:.1f} times as bright as at calibration"
+
     @property
     def correction(self) -> float:
         """The exposure factor that brings the mat back to its calibrated brightness. While a

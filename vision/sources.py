@@ -143,7 +143,8 @@ class PiCamera(FrameSource):
 
     def adjust_exposure(self, factor: float) -> bool:
         """Scale the locked exposure by ``factor``: the exposure time first (up to one frame's
-        time), the analogue gain for the rest (1-16x). False if the camera reports neither."""
+        time), the analogue gain for the rest (1-16x). False if the camera reports neither, or
+        is at its limit already (nothing would change)."""
         if not factor > 0:
             raise ValueError(f"exposure factor must be above 0, not {factor}")
         try:
@@ -155,9 +156,11 @@ class PiCamera(FrameSource):
             return False
         wanted = float(exposure) * float(gain) * factor          # microseconds at gain 1
         time_us = min(max(wanted, MIN_EXPOSURE_US), self._frame_us)
-        gain = min(max(wanted / time_us, 1.0), MAX_ANALOGUE_GAIN)
+        new_gain = min(max(wanted / time_us, 1.0), MAX_ANALOGUE_GAIN)
+        if abs(math.log(time_us * new_gain / (float(exposure) * float(gain)))) < 0.01:
+            return False
         self._camera.set_controls({"AeEnable": False, "ExposureTime": int(round(time_us)),
-                                   "AnalogueGain": float(gain)})
+                                   "AnalogueGain": float(new_gain)})
         return True
 
     def read(self) -> Frame:
