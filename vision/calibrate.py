@@ -263,6 +263,15 @@ class Calibration:
                    created=str(data.get("created", "")))
 
 
+def empty_tray(calibration) -> np.ndarray:
+    """The calibration's empty-tray picture; ValueError saying what to do when it has none."""
+    background = getattr(calibration, "background", None)
+    if background is None:
+        raise ValueError(f"calibration {getattr(calibration, 'name', '?')!r} has no empty-tray "
+                         "picture; calibrate again with the empty mat in view")
+    return background
+
+
 def homography_from_markers(found: dict[int, np.ndarray], layout: mat_module.MatLayout) -> tuple[np.ndarray, float]:
     """Camera pixels -> mat mm from all marker corners; also the mean reprojection error (px)."""
     known = layout.marker_corners()

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.calibrate import empty_tray
+from vision.settle import BURNT, RATIO_FLOOR
+
 SAMPLES = 4000        # mat pixels looked at (spread evenly over the rolling and keep areas)
-DARK_FLOOR = 24       # empty-tray pixels darker than this do not vote (their ratios are noise)
-BURNT = 250           # grey level at which a pixel may have been clipped
 MAX_STEP = 4.0        # largest exposure change asked for at once
 BURNT_SHARE = 0.05    # this much more of the mat burnt out than in the empty tray is too bright
 BURNT_STEP = 0.75     # the exposure factor at most, while it is
@@ -75,9 +76,18 @@ class MatLight:
         return min(max(factor, 1.0 / MAX_STEP), MAX_STEP)
 
 
-def mat_points(calibration, width: int, height: int, count: int = SAMPLES) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of about ``count`` frame pixels spread over the mat's rolling and keep
-    areas (not its markers), for frames of ``width`` x ``height``."""
+@dataclass(frozen=True)
+class MatSample:
+    """About ``SAMPLES`` frame pixels spread over the mat's rolling and keep areas (not its
+    markers), for frames of one size: their rows, columns and empty-tray grey levels."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    empty: np.ndarray
+
+
+def mat_sample(calibration, width: int, height: int, count: int = SAMPLES) -> MatSample:
+    """The ``MatSample`` of ``calibration`` for frames of ``width`` x ``height``."""
     cal = calibration.for_frame_size(width, height)
     mask = np.zeros((height, width), np.uint8)
     for x0, y0, x1, y1 in (cal.layout.rolling, cal.layout.keep):
@@ -88,7 +98,8 @@ def mat_points(calibration, width: int, height: int, count: int = SAMPLES) -> tu
     if len(rows) == 0:
         raise ValueError("the calibrated mat's areas lie outside these frames; calibrate again")
     step = max(1, len(rows) // count)
-    return rows[::step], cols[::step]
+    rows, cols = rows[::step], cols[::step]
+    return MatSample(rows, cols, _grey(empty_tray(cal)[rows, cols]))
 
 
 def _grey(pixels: np.ndarray) -> np.ndarray:
@@ -97,17 +108,14 @@ def _grey(pixels: np.ndarray) -> np.ndarray:
     return pixels if pixels.ndim == 1 else pixels[:, :3].mean(axis=1)
 
 
-def mat_light(frame: np.ndarray, calibration, points=None) -> MatLight:
+def mat_light(frame: np.ndarray, calibration, sample: MatSample | None = None) -> MatLight:
     """How bright the mat in ``frame`` is against the calibration's empty tray (``MatLight``).
-    ``points`` (from ``mat_points``) saves working them out again for every frame."""
-    if calibration.background is None:
-        raise ValueError(f"calibration {calibration.name!r} has no empty-tray picture; calibrate again "
-                         "with the empty mat in view")
+    ``sample`` (from ``mat_sample``) saves working it out again for every frame."""
+    empty_tray(calibration)
     h, w = frame.shape[:2]
-    rows, cols = points if points is not None else mat_points(calibration, w, h)
-    empty = calibration.for_frame_size(w, h).background
-    now, then = _grey(frame[rows, cols]), _grey(empty[rows, cols])
-    usable = then >= DARK_FLOOR
+    sample = sample if sample is not None else mat_sample(calibration, w, h)
+    now, then = _grey(frame[sample.rows, sample.cols]), sample.empty
+    usable = then >= RATIO_FLOOR   # darker empty-tray pixels' ratios are noise
     if not usable.any():
         return MatLight(1.0, 0.0)
     level = float(np.median(now[usable] / then[usable]))
@@ -131,16 +139,14 @@ class ExposureKeeper:
 
     def __init__(self, calibration, *, tolerance: float = 0.12, hold: float = 1.0, every: float = 0.2,
                  wait: float = 0.5):
-        if calibration.background is None:
-            raise ValueError(f"calibration {calibration.name!r} has no empty-tray picture; calibrate again "
-                             "with the empty mat in view")
+        empty_tray(calibration)
         if not 0 < tolerance < 1:
             raise ValueError(f"light tolerance must be between 0 and 1 (a share), not {tolerance}")
         self.calibration = calibration
         self.tolerance, self.hold, self.every, self.wait = float(tolerance), float(hold), float(every), float(wait)
         self.last: MatLight | None = None      # the latest look
         self.adjustments = 0
-        self._points: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._samples: dict[tuple[int, int], MatSample] = {}
         self._off_since: float | None = None
         self._following = False     # adjusting: the next look that is still off acts at once
         self._next_look = -math.inf
@@ -148,9 +154,9 @@ class ExposureKeeper:
     def check(self, frame: np.ndarray) -> MatLight:
         """Look at one frame now (``last`` keeps it)."""
         h, w = frame.shape[:2]
-        if (w, h) not in self._points:
-            self._points[(w, h)] = mat_points(self.calibration, w, h)
-        self.last = mat_light(frame, self.calibration, self._points[(w, h)])
+        if (w, h) not in self._samples:
+            self._samples[(w, h)] = mat_sample(self.calibration, w, h)
+        self.last = mat_light(frame, self.calibration, self._samples[(w, h)])
         return self.last
 
     def update(self, frame: np.ndarray, timestamp: float, *, still: bool) -> float | None:

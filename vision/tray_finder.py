@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.calibrate import empty_tray
 from vision.pips import DARK_LEVEL, bright_end, unsharp
 
 WORK_DIE_PX = 20.0       # dice are looked at this size (pixels) or smaller
@@ -121,9 +122,7 @@ class TrayFinder:
 
     def __init__(self, calibration, *, die_mm: float = 16.0, margin_mm: float = 5.0,
                  sensitivity: float = 1.0):
-        if getattr(calibration, "background", None) is None:
-            raise ValueError(f"calibration {getattr(calibration, 'name', '?')!r} has no empty-tray "
-                             "picture; calibrate again with the empty mat in view")
+        empty_tray(calibration)
         if not SIZE_RANGE_MM[0] <= die_mm <= SIZE_RANGE_MM[1]:
             raise ValueError(f"die size {die_mm} mm: expected {SIZE_RANGE_MM[0]:.0f}-"
                              f"{SIZE_RANGE_MM[1]:.0f} mm")
