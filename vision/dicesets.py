@@ -332,10 +332,20 @@ def pip_finder() -> Finder:
         markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
-        return [(f.x, f.y, f.w * sw, f.h * sh) for f in net.find(frame)
+        return [(f.x, f.y, f.w * sw, f.h * sh) for f in without_pile_doubts(net.find(frame))
                 if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * max(f.w, f.h)
                            for m in markers)]
     return find
+
+
+def without_pile_doubts(finds: list) -> list:
+    """The pip finder's finds less each die of its half-scale pass (``Find.big``) that has
+    smaller finds on it: the pip reader asks its face reader which of the two to keep
+    (``pips.big_or_small``); a taught set has no such reader before its boxes are read, so
+    the usual finds stay (a big die there is likelier a pile of dice than one die)."""
+    from vision.pips import on_die
+    usual = [f for f in finds if not f.big]
+    return usual + [b for b in finds if b.big and not any(on_die(f, b) for f in usual)]
 
 
 def load_reader(name: str, data_dir, *, find_dice: Finder | None = None) -> Callable[[np.ndarray], Roll]:

@@ -14,9 +14,10 @@
    whole-frame pass finds no dice or only small ones (``small_dice_likely``) is also looked
    at in overlapping tiles at finer scales, for dice too small to survive the shrink
    (``run_finder``); a die only those passes find is kept only when the face reader is
-   sure it is a die and of its face (``FINE_GATE``). Every frame also gets a pass at half
-   the usual scale for dice too big for it (a close-up: ``big_dice_finds``); a big die it
-   finds takes the place of the usual pass's smaller finds on it, its pips.
+   sure it is a die and of its face (``FINE_GATE``). Any other frame also gets a pass at half
+   the usual scale, for dice too big for the usual one (a close-up: ``big_dice_finds``); a
+   big die it finds and the smaller finds on it (its pips, or the dice of a pile) are all
+   read, and the face reader's confidences decide which stay (``big_or_small``).
 2. **Face reader** (``models/pip_faces.onnx``): each die is cropped from the *full* frame
    (square, ``CONTEXT`` x its size, resized to the model's crop side, ``crop`` in
    ``pip_reader.json``) and classified as face 1..6 or "no die"; the network first evens out

@@ -95,3 +95,13 @@ def test_the_half_scale_pass_runs_where_the_finer_passes_do_not(monkeypatch, sha
     monkeypatch.setattr(pips, "big_dice_finds", lambda *a, **k: calls.append(a) or [])
     pips.run_finder(None, np.zeros((*shape, 3), np.uint8), 0.3)
     assert bool(calls) == half_scale_pass
+
+
+def test_taught_sets_keep_the_usual_finds_under_a_big_one():
+    """The taught reader's boxes from the pip finder: a big die with finds on it is dropped
+    (no face reader there to ask), one with none is kept."""
+    from vision.dicesets import without_pile_doubts
+    small = [find(280, 280, 40), find(360, 360, 40)]
+    pile = replace(find(320, 320, 240), big=True)
+    lone = replace(find(560, 500, 200), big=True)
+    assert without_pile_doubts(small + [pile, lone]) == small + [lone]
