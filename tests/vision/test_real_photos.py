@@ -17,7 +17,7 @@ from vision.training.split import photos
 # folder: (per-die, precision, share right among confidence >= 0.9)
 FLOORS = {"byler-train": (0.99, 0.98, 0.99), "epanemu-train": (0.865, 0.94, 0.97)}
 GOALS = {"byler-train": (0.98, 0.98, 0.995), "epanemu-train": (0.90, 0.98, 0.995)}
-MEASURED = ("held-out epanemu per-die 87.2%, precision 95.6%, confidence >= 0.9 right 99.3%; "
+MEASURED = ("held-out epanemu per-die 87.2%, precision 95.5%, confidence >= 0.9 right 99.3%; "
             "byler 99.6%, 99.6%, 99.6%")
 NOT_YET = pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"accuracy goals not reached yet: {MEASURED}")
 
