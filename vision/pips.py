@@ -435,7 +435,7 @@ def big_dice_finds(finder, frame: np.ndarray, threshold: float, size: int = FIND
     canvas, scale = letterbox(frame, size // 2)
     width = max(1, round(frame.shape[1] * scale))
     return [f for f in peaks(finder_maps(finder, canvas, width), scale, threshold)
-            if max(f.w, f.h) * scale >= BIG_DIE_PX]
+            if side_of(f) * scale >= BIG_DIE_PX]
 
 
 def with_big_dice(finds: list[Find], big: list[Find]) -> list[Find]:
