@@ -333,7 +333,7 @@ def pip_finder() -> Finder:
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
         return [(f.x, f.y, f.w * sw, f.h * sh) for f in without_pile_doubts(net.find(frame))
-                if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * max(f.w, f.h)
+                if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * f.side
                            for m in markers)]
     return find
 

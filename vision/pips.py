@@ -75,6 +75,11 @@ class Find:
     fine: bool = False  # from a finer, tiled pass of a big frame (``run_finder``)
     big: bool = False   # from the half-scale pass, for dice too big for the usual one
 
+    @property
+    def side(self) -> float:
+        """The box's longer side: how big the finder saw the die."""
+        return max(self.w, self.h)
+
 
 def load_net(path: Path):
     """An ONNX model for cv2.dnn. On OpenCV 5 the new engine runs our depthwise-separable
@@ -234,7 +239,7 @@ def peaks(maps: np.ndarray, scale: float, threshold: float) -> list[Find]:
 
 def crop(frame: np.ndarray, find: Find, out: int = CROP) -> np.ndarray:
     """out x out square around a die, CONTEXT x its size, edge-reflected off the frame."""
-    side = max(4, int(round(CONTEXT * max(find.w, find.h))))
+    side = max(4, int(round(CONTEXT * find.side)))
     x0, y0 = int(round(find.x - side / 2)), int(round(find.y - side / 2))
     fh, fw = frame.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + side > fw or y0 + side > fh:
@@ -366,7 +371,7 @@ def merged(candidates: list[tuple[Find, float]], confirm: float = 0.0) -> list[F
     False)."""
     def rank(candidate: tuple[Find, float]) -> tuple:
         find, scale = candidate
-        seen = max(find.w, find.h) * scale
+        seen = find.side * scale
         faint = find.score < confirm  # a faint find never hides a surer one
         return (faint, 0, scale, -find.score) if seen >= GOOD_INPUT_PX else (faint, 1, -seen, -find.score)
     out: list[Find] = []
@@ -395,7 +400,7 @@ FINE_MIN_SHARE = 0.5
 
 def median_die(finds: list[Find], confirm: float) -> float | None:
     """The median longer side (frame pixels) of the finds at ``confirm`` or surer; None if none."""
-    sides = [max(f.w, f.h) for f in finds if f.score >= confirm]
+    sides = [f.side for f in finds if f.score >= confirm]
     return float(np.median(sides)) if sides else None
 
 
@@ -409,14 +414,14 @@ def small_dice_likely(median: float | None, scale: float) -> bool:
 # finder's reach at its usual scale: it learnt dice up to about 90 px in its input, and it
 # takes the pips of a bigger die for small dice. So a frame the finer passes do not look at
 # also gets a pass at half the usual scale (``big_dice_finds``: a 160 px input, a quarter
-# of the finder's usual work, about 1.4 ms here). Its finds seen at BIG_DIE_PX or more there
-# (80 px or more in the usual input) are read too where the usual pass has no die at least
-# BIG_SHARE of their size; a big die read at BIG_SURE or surer, and surer than every
-# smaller find on it, takes their place (they were its pips); otherwise they stay and it
-# goes (at half the scale a pile of dice can look like one die: ``big_or_small``). Picked
-# on the 'val' photos blown up around a die (a window a third / half of the photo's side,
-# specks of the photo's own noise taken out first, then 3x / 2x), first with the choice
-# made by the finder's score alone: mixed photos at 3x per die 65.0 -> 81.3 %, precision
+# of the finder's usual work, about 1.8 ms here with its resize). Its finds seen at
+# BIG_DIE_PX or more there (80 px or more in the usual input) are read too where the
+# usual pass has no die at least BIG_SHARE of their size; a big die read at BIG_SURE or
+# surer, and surer than every smaller find on it, takes their place (they were its pips);
+# otherwise they stay and it goes (at half the scale a pile of dice can look like one
+# die: ``big_or_small``). Picked on the 'val' photos blown up around a die (a window a
+# third / half of the photo's side, specks of the photo's own noise taken out first, then
+# 3x / 2x), first with the choice made by the finder's score alone: mixed photos at 3x per die 65.0 -> 81.3 %, precision
 # 71.6 -> 78.0 %; BIG_SHARE 0.5 / 0.6 / 0.75 / 0.9 read 74.0 / 75.6 / 81.3 / 81.3 %;
 # BIG_SURE 0.3 lost real dice on the photos as taken (86.1 -> 82.6 %), 0.8 kept more pips;
 # BIG_DIE_PX 30 / 40 / 50 the same. That rule read piles as big dice in 'val' frames blown
@@ -435,7 +440,7 @@ def big_dice_finds(finder, frame: np.ndarray, threshold: float, size: int = FIND
     canvas, scale = letterbox(frame, size // 2)
     width = max(1, round(frame.shape[1] * scale))
     return [f for f in peaks(finder_maps(finder, canvas, width), scale, threshold)
-            if side_of(f) * scale >= BIG_DIE_PX]
+            if f.side * scale >= BIG_DIE_PX]
 
 
 def with_big_dice(finds: list[Find], big: list[Find]) -> list[Find]:
@@ -443,18 +448,14 @@ def with_big_dice(finds: list[Find], big: list[Find]) -> list[Find]:
     BIG_SHARE their size for. Which of a big die and the smaller finds on it stay is decided
     once their faces are read (``big_or_small``)."""
     new = [replace(b, big=True) for b in big
-           if not any(covered(b, [f]) and side_of(f) >= BIG_SHARE * side_of(b) for f in finds)]
+           if not any(covered(b, [f]) and f.side >= BIG_SHARE * b.side for f in finds)]
     return finds + new
-
-
-def side_of(find: Find) -> float:
-    return max(find.w, find.h)
 
 
 def on_die(find: Find, big: Find) -> bool:
     """Whether ``find`` is a smaller find whose centre lies on the ``big`` die's box."""
     return (abs(find.x - big.x) < big.w / 2 and abs(find.y - big.y) < big.h / 2
-            and side_of(find) < BIG_SHARE * side_of(big))
+            and find.side < BIG_SHARE * big.side)
 
 
 def big_or_small(finds: list[Find], kept: np.ndarray, confidence: np.ndarray) -> np.ndarray:
@@ -491,8 +492,7 @@ def run_finder(finder, frame: np.ndarray, threshold: float, size: int = FIND_SIZ
     median = median_die(finds, confirm)
     if finer and small_dice_likely(median, scale):
         return with_finer_finds(finder, frame, finds, scale, finer, median, threshold, size, mirror, confirm)
-    big = big_dice_finds(finder, frame, confirm, size)
-    return with_big_dice(finds, big) if big else finds
+    return with_big_dice(finds, big_dice_finds(finder, frame, confirm, size))
 
 
 def with_finer_finds(finder, frame: np.ndarray, finds: list[Find], scale: float, finer: list[float],
@@ -506,7 +506,7 @@ def with_finer_finds(finder, frame: np.ndarray, finds: list[Find], scale: float,
     least = FINE_MIN_SHARE * (median or 0.0)
     for fine in finer:  # each adds dice too small for the coarser pass, but not far smaller than its dice
         candidates += [(f, fine) for f in tiled_finds(finder, frame, fine, threshold, size, mirror)
-                       if least <= max(f.w, f.h) and max(f.w, f.h) * coarser < HANDOFF_PX]
+                       if least <= f.side and f.side * coarser < HANDOFF_PX]
         coarser = fine
     return merged(candidates, confirm)
 
@@ -658,7 +658,7 @@ class PipReader:
         score = probs[np.arange(len(k)), k]
         if self.trust is not None:
             x = trust_features(probs, np.array([f.score for f in finds]),
-                               np.array([max(f.w, f.h) for f in finds]))
+                               np.array([f.side for f in finds]))
             score = 1.0 / (1.0 + np.exp(-(x @ self.trust[0] + self.trust[1])))
         return np.interp(score, *self.knots) if self.knots else score
 
