@@ -412,23 +412,24 @@ def small_dice_likely(median: float | None, scale: float) -> bool:
 
 # A die filling a fifth or more of the frame (a close-up, a photo zoomed in) is out of the
 # finder's reach at its usual scale: it learnt dice up to about 90 px in its input, and it
-# takes the pips of a bigger die for small dice. So a frame the finer passes do not look at
-# also gets a pass at half the usual scale (``big_dice_finds``: a 160 px input, a quarter
-# of the finder's usual work, about 1.8 ms here with its resize). Its finds seen at
-# BIG_DIE_PX or more there (80 px or more in the usual input) are read too where the
+# takes the pips of a bigger die for small dice. So a frame the finer passes do not look
+# at also gets a pass at half the usual scale (``big_dice_finds``: a 160 px input, a
+# quarter of the finder's usual work, about 1.8 ms here with its resize). Its finds seen
+# at BIG_DIE_PX or more there (80 px or more in the usual input) are read too where the
 # usual pass has no die at least BIG_SHARE of their size; a big die read at BIG_SURE or
 # surer, and surer than every smaller find on it, takes their place (they were its pips);
-# otherwise they stay and it goes (at half the scale a pile of dice can look like one
-# die: ``big_or_small``). Picked on the 'val' photos blown up around a die (a window a
-# third / half of the photo's side, specks of the photo's own noise taken out first, then
-# 3x / 2x), first with the choice made by the finder's score alone: mixed photos at 3x per die 65.0 -> 81.3 %, precision
-# 71.6 -> 78.0 %; BIG_SHARE 0.5 / 0.6 / 0.75 / 0.9 read 74.0 / 75.6 / 81.3 / 81.3 %;
-# BIG_SURE 0.3 lost real dice on the photos as taken (86.1 -> 82.6 %), 0.8 kept more pips;
-# BIG_DIE_PX 30 / 40 / 50 the same. That rule read piles as big dice in 'val' frames blown
-# up 2x (`vision.bench big`: 85.4 -> 83.5 %), so the face reader's confidences decide
-# instead: 3x 79.7 %, precision 78.6 %; 2x 78.9 % either way; the photos as taken 85.9 ->
-# 86.1 %; `vision.bench big` the same or better in every row. Checked on the 'train' side
-# (every fourth mixed photo, 3x): 77.1 -> 87.9 % per die, precision 70.2 -> 79.6 %.
+# otherwise they stay and it goes (at half the scale a pile of dice can look like one die:
+# ``big_or_small``). Picked on the 'val' photos blown up around a die (a window a third /
+# half of the photo's side, specks of the photo's own noise taken out first, then 3x /
+# 2x), first with the choice made by the finder's score alone: mixed photos at 3x per die
+# 65.0 -> 81.3 %, precision 71.6 -> 78.0 %; BIG_SHARE 0.5 / 0.6 / 0.75 / 0.9 read 74.0 /
+# 75.6 / 81.3 / 81.3 %; BIG_SURE 0.3 lost real dice on the photos as taken (86.1 -> 82.6
+# %), 0.8 kept more pips; BIG_DIE_PX 30 / 40 / 50 the same. That rule read piles as big
+# dice in 'val' frames blown up 2x (`vision.bench big`: 85.4 -> 83.5 %), so the face
+# reader's confidences decide instead: 3x 79.7 %, precision 78.6 %; 2x 78.9 % either way;
+# the photos as taken 85.9 -> 86.1 %; `vision.bench big` the same or better in every row.
+# Checked on the 'train' side (every fourth mixed photo, 3x): 77.1 -> 87.9 % per die,
+# precision 70.2 -> 79.6 %.
 BIG_DIE_PX = 40.0
 BIG_SHARE = 0.75
 BIG_SURE = 0.5
