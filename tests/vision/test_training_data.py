@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import cv2
 import numpy as np
 import pytest
 
@@ -185,3 +186,58 @@ def test_upright_changes_only_oblique_training_scenes():
     # top-down scenes are the same picture either way
     same = sum(np.array_equal(training_scene(s)[0], training_scene(s, upright=True)[0]) for s in range(12))
     assert 3 <= same < 12
+
+
+# ------------------------------------------------------------------ busy tables (clutter.py)
+
+def _plain_and_busy(seed):
+    return training_scene(seed, size=(320, 320)), training_scene(seed, size=(320, 320), busy_share=1.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4])
+def test_busy_scenes_put_the_dice_on_a_printed_board(seed):
+    (plain, plain_dice), (busy, dice) = _plain_and_busy(seed)
+    assert len(dice) >= 1 and set(dice[:, 0].astype(int)) <= {1, 2, 3, 4, 5, 6}
+    assert np.all((dice[:, 1] >= 0) & (dice[:, 1] < 320) & (dice[:, 2] >= 0) & (dice[:, 2] < 320))
+
+    def table_edges(image, boxes):
+        """Share of the table's pixels on an edge, every die's box blanked out."""
+        edges = cv2.Canny(cv2.GaussianBlur(image, (0, 0), 1.5), 40, 100) > 0
+        keep = np.ones(image.shape[:2], bool)
+        for _, x, y, w, h in boxes:
+            keep[int(max(y - h, 0)):int(y + h), int(max(x - w, 0)):int(x + w)] = False
+        return float(edges[keep].mean())
+
+    # a game board's tiles, prints and pieces against a plain tray's grain and light
+    assert table_edges(busy, dice) > 3 * table_edges(plain, plain_dice)
+
+
+def test_pieces_stand_where_they_are_drawn_and_dice_keep_away_from_them():
+    from vision.training.clutter import draw_pieces
+    table = synth.Table((320, 320), seed=3, die_px=30, tilt_deg=0.0)
+    grey = np.full((320, 320, 3), 128, np.uint8)
+    image = grey.copy()
+    rng = np.random.default_rng(0)
+    room = table.visible_region()
+    taken = draw_pieces(image, table, rng, 4, room)
+    assert len(taken) >= 4
+    changed = np.abs(image.astype(int) - grey).sum(axis=2) > 10
+    assert changed.mean() > 0.005
+    # the returned centres and footprint points: a piece stands on most of them
+    on_piece = [changed[int(y), int(x)] for x, y in (table.camera.project(np.array([[px, py, 0.0]]))[0]
+                                                     for px, py in taken) if 0 <= x < 320 and 0 <= y < 320]
+    assert np.mean(on_piece) > 0.6
+    places = table.random_positions(5, np.random.default_rng(1), occupied=taken)
+    assert all(np.hypot(x - px, y - py) >= synth.DIE_MM * 1.5 for x, y, _ in places for px, py in taken)
+
+
+def test_number_tokens_print_dots_under_their_number():
+    """A number token carries small dots like a die's pips: the finder must learn it is no die."""
+    from vision.training.clutter import print_item
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        page = np.full((200, 200, 3), 90, np.uint8)
+        print_item(page, 4.0, rng)
+        if (np.abs(page.astype(int) - 90).sum(axis=2) > 60).mean() > 0.05:
+            return
+    pytest.fail("no print in 40 seeds covered 5 % of the page")

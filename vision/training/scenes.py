@@ -71,7 +71,7 @@ def training_lighting(rng: np.random.Generator) -> Lighting:
 
 def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: float = 0.0,
                    upright: bool = False, block_share: float = 0.0,
-                   not_pips: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   not_pips: bool = False, busy_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One rendered scene: (BGR image, dice array [face, cx, cy, w, h] in pixels), the box
     covering each die's whole silhouette like the real photos' labels. With probability
     ``symbol_share`` the dice carry random symbols instead of pips (vision.training.symbols;
@@ -80,7 +80,9 @@ def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: 
     a die's top face shows above its front face, as in real oblique photos.
     ``block_share``: the share of scenes whose dice are packed in a block (``block_poses``).
     ``not_pips``: the symbol dice carry faces no pip die shows (numerals, letters, pictures:
-    ``symbols.not_pip_specs``)."""
+    ``symbols.not_pip_specs``).
+    ``busy_share``: the share of tray scenes on a game board among game pieces
+    (``vision.training.clutter``); with 0 a seed renders the scene it always has."""
     rng = np.random.default_rng([seed, 77])
     dice_set, faces = "d6-pips", ("1", "2", "3", "4", "5", "6")
     if rng.random() < symbol_share:
@@ -103,10 +105,14 @@ def training_scene(seed: int, size: tuple[int, int] = (640, 640), symbol_share: 
     most = int(np.clip(room * (0.25 if packed else 0.08), 1, 60))
     count = int(rng.integers(1, most + 1))
     region = table.mat_region("rolling") if background == "mat" else None
+    pieces = []
+    if busy_share and background == "tray" and rng.random() < busy_share:
+        from vision.training.clutter import busy_table
+        pieces = busy_table(table, rng, count)
     for _ in range(6):
         try:
             places = table.random_positions(count, rng, touching=0.9 if packed else float(rng.uniform(0, 0.5)),
-                                            region=region)
+                                            region=region, occupied=pieces)
             break
         except ValueError:
             count = max(1, count // 2)
