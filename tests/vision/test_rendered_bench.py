@@ -32,14 +32,15 @@ def test_a_reader_that_reads_the_labels_back_scores_every_die(monkeypatch):
         return image, dice
 
     monkeypatch.setattr(rendered, "training_scene", scene)
-    t = rendered.tally_scenes(echo, 2, 1.0)
+    t = rendered.tally_scenes(echo, 2, rendered.KINDS["packed blocks"])
     assert t.labelled > 8 and (t.recall, t.precision, t.per_die) == (1.0, 1.0, 1.0)
 
 
-def test_the_benchmark_prints_both_kinds_and_refuses_no_scenes(capsys):
+def test_the_benchmark_prints_every_kind_and_refuses_no_scenes(capsys):
     assert rendered.main(["--scenes", "1"]) == 0
     out = capsys.readouterr().out
     assert "packed blocks 1 scenes" in out and "loose dice    1 scenes" in out
+    assert "busy tables   1 scenes" in out
     assert "not pip dice 1 scenes" in out and "read as pip dice" in out
     with pytest.raises(SystemExit):
         rendered.main(["--scenes", "0"])

@@ -5,7 +5,8 @@ training run or checkpoint pick uses (7,000,000 + n; vision/training/scenes.py):
 packed face to face in blocks, and loose dice (crowds, oblique views taken by an upright
 camera, smoky dice, the mat). Prints recall, precision and per-die accuracy for each,
 counted like score_reads.py. The real photos have one packed block among their held-out
-photos; these scenes are where packed dice are measured. Then dice that are not pip dice
+photos; these scenes are where packed dice are measured. Busy tables: loose dice on a
+printed game board among game pieces (vision/training/clutter.py). Then dice that are not pip dice
 (numerals, letters, pictures: vision.training.symbols.not_pip_specs), which a pip reader
 should not read: how many it reads all the same, and how many of those at >= 0.9.
 """
@@ -20,13 +21,13 @@ from vision.bench.scoring import Tally
 from vision.pips import MODELS, PipReader
 from vision.training.scenes import MEASURE_SEED as FIRST_SEED, scene_labels, training_scene
 
-KINDS = {"packed blocks": 1.0, "loose dice": 0.0}
+KINDS = {"packed blocks": {"block_share": 1.0}, "loose dice": {}, "busy tables": {"busy_share": 1.0}}
 
 
-def tally_scenes(reader, scenes: int, block_share: float) -> Tally:
+def tally_scenes(reader, scenes: int, kind: dict) -> Tally:
     tally = Tally()
     for n in range(scenes):
-        image, dice = training_scene(FIRST_SEED + n, block_share=block_share, upright=True)
+        image, dice = training_scene(FIRST_SEED + n, upright=True, **kind)
         tally.add(scene_labels(dice), [d.to_json() for d in reader(image).dice])
     return tally
 
@@ -57,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reader = PipReader(models=args.models)
         print(f"pip reader ({args.models}) on rendered scenes, seeds {FIRST_SEED}+n")
-        for kind, share in KINDS.items():
-            t = tally_scenes(reader, args.scenes, share)
+        for kind, options in KINDS.items():
+            t = tally_scenes(reader, args.scenes, options)
             print(f"{kind:13s} {args.scenes} scenes, {t.labelled} dice: recall {t.recall:.1%}, "
                   f"precision {t.precision:.1%}, per die {t.per_die:.1%}", flush=True)
         dice, read, sure = not_pip_reads(reader, args.scenes)
