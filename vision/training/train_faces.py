@@ -19,6 +19,10 @@ turn, shift, scale and recolour small pictures:
 * with ``--glare-rate``, "no die" lamp reflections: empty spots with a soft white spot drawn
   where a die would be (``with_reflection``), so a reflection on a glossy table is not
   read as a die with one pip.
+* with ``--busy-scenes``, "no die" game pieces and boards: where the ``--hard-from`` finder
+  fires away from every die in rendered scenes on game boards among game pieces
+  (vision.training.clutter), and empty places of those boards. A rendered scene labels
+  every die, so unlike the mixed photos' false finds these are surely not dice.
 
 The checkpoint with the best validation accuracy (labelled val dice, crops cut exactly as
 the reader cuts them) is exported.
@@ -136,6 +140,16 @@ def hard_spots(pool, hard) -> np.ndarray:
     return np.array([wide_crop(pool[int(n)][0], x, y, s) for n, x, y, s in hard], np.uint8).reshape(-1, WIDE, WIDE, 3)
 
 
+def busy_negatives(args, rng) -> np.ndarray:
+    """Wide "no die" crops of ``--busy-scenes`` rendered busy tables: the ``--hard-from``
+    finder's false finds there (pieces, number tokens, printed marks) and empty places."""
+    from vision import pips
+    scenes = [training_scene(args.seed * 100_000 + 70_000 + n, busy_share=1.0, upright=args.upright_scenes)
+              for n in range(args.busy_scenes)]
+    finder = args.hard_from or pips.MODELS / "pip_finder.onnx"
+    return np.concatenate([hard_spots(scenes, hard_negatives(scenes, finder)), empty_spots(scenes, rng, 2)])
+
+
 class CropPools:
     """Where training crops are drawn from, how often, and how far they may be turned.
 
@@ -231,10 +245,12 @@ def build_pools(args, rng) -> CropPools:
     ox = die_crops(others)[0]
     del others
     glare = with_reflection(neg, rng, REFLECTION_CROPS) if args.glare_rate > 0 else neg[:0]
+    busy = busy_negatives(args, rng) if args.busy_scenes else neg[:0]
     print(f"wide crops: tray {len(tx)}, mixed {len(mx)}, synthetic {len(sx)}, no die {len(neg)}, "
-          f"not pip dice {len(ox)}, reflections {len(glare)}", flush=True)
+          f"not pip dice {len(ox)}, reflections {len(glare)}, busy tables {len(busy)}", flush=True)
     not_pip_rate = args.not_pip_rate if len(ox) else 0.0
-    share_die = 1 - args.neg_rate - not_pip_rate - args.glare_rate
+    busy_rate = args.busy_rate if len(busy) else 0.0
+    share_die = 1 - args.neg_rate - not_pip_rate - args.glare_rate - busy_rate
     real = 1 - args.synthetic_share
     tray_w = args.tray_repeat * len(tx) / max(args.tray_repeat * len(tx) + len(mx), 1)
     return CropPools([
@@ -245,6 +261,7 @@ def build_pools(args, rng) -> CropPools:
         (neg, np.full(len(neg), NO_DIE), args.neg_rate),
         (ox, np.full(len(ox), NO_DIE), not_pip_rate),
         (glare, np.full(len(glare), NO_DIE), args.glare_rate),
+        (busy, np.full(len(busy), NO_DIE), busy_rate),
     ])
 
 
@@ -278,9 +295,13 @@ def main(argv=None):
     ap.add_argument("--not-pip-rate", type=float, default=0.06, help="share of crops drawn from those dice")
     ap.add_argument("--glare-rate", type=float, default=0.0,
                     help="share of crops that are empty spots with a lamp reflection drawn on, learnt as 'no die'")
+    ap.add_argument("--busy-scenes", type=int, default=0,
+                    help="rendered scenes on game boards among game pieces whose false finds and empty "
+                         "places are learnt as 'no die'")
+    ap.add_argument("--busy-rate", type=float, default=0.05, help="share of crops drawn from those")
     args = ap.parse_args(argv)
-    if not 0 <= args.neg_rate + args.not_pip_rate + args.glare_rate < 1:
-        ap.error("--neg-rate, --not-pip-rate and --glare-rate must add up to under 1")
+    if not 0 <= args.neg_rate + args.not_pip_rate + args.glare_rate + args.busy_rate < 1:
+        ap.error("--neg-rate, --not-pip-rate, --glare-rate and --busy-rate must add up to under 1")
     width = tuple(int(w) for w in args.width.split(","))
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)

@@ -204,6 +204,8 @@ def main(argv=None):
                     help="also score checkpoints on this many rendered scenes of made-up-symbol dice "
                          "(not trained on): the kept checkpoint has the best mean of the F1s")
     ap.add_argument("--tray-share", type=float, default=0.3, help="share of patches cut from the tray photos")
+    ap.add_argument("--busy-share", type=float, default=0.0,
+                    help="share of rendered tray scenes on a game board among game pieces (vision.training.clutter)")
     ap.add_argument("--init", type=Path, help="start from these weights (.pt)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine decay)")
     args = ap.parse_args(argv)
@@ -214,7 +216,7 @@ def main(argv=None):
     tray = [load(p) for p in photos(folder="byler-train", side="train")]
     mixed = [load(p) for p in photos(folder="epanemu-train", side="train")]
     scenes = [training_scene(args.seed * 100_000 + 50_000 + n, symbol_share=args.symbol_share,
-                             block_share=args.block_share)
+                             block_share=args.block_share, busy_share=args.busy_share)
               for n in range(args.synthetic)]
     pools = [tray, mixed, scenes] if scenes else [tray, mixed]
     real = 1 - (args.synthetic_share if scenes else 0)
