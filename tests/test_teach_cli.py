@@ -53,6 +53,23 @@ def test_teach_from_photos_finds_the_die(tmp_path, dicewatch_home, capsys):
         assert all(max(c.shape[:2]) < 120 for c in crops[face])
 
 
+def test_a_tilted_die_found_twice_is_one_die_but_two_dice_are_refused(tmp_path):
+    """A finder that sees a tilted die's side face as a second die, nearer than two dice
+    lying side by side can be, still gives one teaching crop (from its surest find); two
+    finds a die apart or more are two dice, and the photo is refused with its name."""
+    from host.commands.teach import die_crop_from_photo
+    photo = tmp_path / "one.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
+
+    def finds(*boxes):
+        return lambda image: list(boxes)
+
+    crop = die_crop_from_photo(photo, finds((126.0, 193.0, 30.0, 30.0), (148.0, 195.0, 30.0, 30.0)))
+    assert crop.shape[0] < 120
+    with pytest.raises(ValueError, match=r"one\.png: 2 dice found; each photo should show one die"):
+        die_crop_from_photo(photo, finds((126.0, 193.0, 30.0, 30.0), (157.0, 193.0, 30.0, 30.0)))
+
+
 def test_existing_name_needs_replace(tmp_path, capsys):
     photos = write_face_folder(tmp_path / "photos")
     assert teach("--dice", "sky", "--from", photos) == 0

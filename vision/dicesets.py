@@ -324,7 +324,7 @@ def pip_finder() -> Finder:
     """The pip reader's die finder (it finds dice whatever their faces show), never on the
     mat's ArUco markers (black squares with white blocks look like dice to it). Its boxes
     are grown by the finder's fitted ``box_scale`` (pip_reader.json) to the whole die's box,
-    which is what teaching crops are cut around."""
+    which is what teaching crops are cut around; the surest find comes first."""
     from vision.calibrate import find_markers
 
     def find(frame: np.ndarray) -> list[taught.Box]:
@@ -332,7 +332,8 @@ def pip_finder() -> Finder:
         markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
-        return [(f.x, f.y, f.w * sw, f.h * sh) for f in without_pile_doubts(net.find(frame))
+        finds = sorted(without_pile_doubts(net.find(frame)), key=lambda f: -f.score)
+        return [(f.x, f.y, f.w * sw, f.h * sh) for f in finds
                 if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * f.side
                            for m in markers)]
     return find

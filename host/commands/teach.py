@@ -27,6 +27,7 @@ taught from drawn stand-in icons: re-teach them with your real dice using --repl
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 from pathlib import Path
@@ -193,6 +194,22 @@ def _finder():
         return None
 
 
+# A tilted die can show a finder a second "die" on its side face, nearer the first than two
+# dice lying side by side usually are: their centres are a die's edge apart or more, and a
+# finder's box of a die is about an edge across (up to 1.4 edges for a die turned 45
+# degrees). Under SAME_DIE_SHARE of the box's side it is taken for the same die; only two
+# dice both turned near 45 degrees and touching could come that close, and a teaching
+# photo shows one die.
+SAME_DIE_SHARE = 0.75
+
+
+def one_die_seen_twice(boxes) -> bool:
+    """Whether a teaching photo's finds (surest first) are all the first one's die: each
+    centre within SAME_DIE_SHARE of the first box's side."""
+    x, y, w, h = boxes[0]
+    return all(math.hypot(bx - x, by - y) < SAME_DIE_SHARE * max(w, h) for bx, by, _, _ in boxes[1:])
+
+
 def die_crop_from_photo(photo: Path, finder=None):
     """The one die in a teaching photo, as a crop; ValueError naming the file if not."""
     from vision import taught
@@ -205,6 +222,8 @@ def die_crop_from_photo(photo: Path, finder=None):
     if max(h, w) <= LOOSE_CROP_PX:
         return taught.tighten_crop(image)
     boxes = list(finder(image)) if finder is not None else []
+    if len(boxes) > 1 and one_die_seen_twice(boxes):
+        boxes = boxes[:1]
     if len(boxes) > 1:
         raise ValueError(f"{photo}: {len(boxes)} dice found; each photo should show one die "
                          f"(or be a crop of one die)")
