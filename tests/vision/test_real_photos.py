@@ -4,8 +4,9 @@ was trained or tuned on them), counted like /work/shared/tools/score_reads.py. S
 
 Two kinds of check: ``FLOORS`` are what the shipped models measured (minus a small margin),
 so a worse model or a broken reader fails; ``GOALS`` are the customer's targets: met on the
-tray photos (asserted); on the mixed photos not yet (strict expected failures: when a better
-model reaches a goal, the test reports XPASS-strict, a failure, and the mark must go).
+tray photos (asserted); on the mixed photos the confidence goal is met (asserted), per die
+and precision not yet (strict expected failures: when a better model reaches a goal, the
+test reports XPASS-strict, a failure, and the mark must go).
 """
 import cv2
 import pytest
@@ -15,10 +16,10 @@ from vision.pips import PipReader
 from vision.training.split import photos
 
 # folder: (per-die, precision, share right among confidence >= 0.9)
-FLOORS = {"byler-train": (0.99, 0.98, 0.99), "epanemu-train": (0.865, 0.94, 0.97)}
+FLOORS = {"byler-train": (0.99, 0.98, 0.99), "epanemu-train": (0.845, 0.94, 0.97)}
 GOALS = {"byler-train": (0.98, 0.98, 0.995), "epanemu-train": (0.90, 0.98, 0.995)}
-MEASURED = ("held-out epanemu per-die 87.2%, precision 95.5%, confidence >= 0.9 right 99.3%; "
-            "byler 99.6%, 99.6%, 99.6%")
+MEASURED = ("held-out epanemu per-die 85.3%, precision 95.5% (confidence >= 0.9 right 99.5%, met); "
+            "byler 99.3%, 99.3%, 99.6%")
 NOT_YET = pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"accuracy goals not reached yet: {MEASURED}")
 
 _CACHE: dict = {}
@@ -65,6 +66,6 @@ def test_held_out_photos_meet_the_accuracy_goals(tallies, folder):
     assert per_die >= goal_die and precision >= goal_precision
 
 
-@pytest.mark.parametrize("folder", ["byler-train", pytest.param("epanemu-train", marks=NOT_YET)])
+@pytest.mark.parametrize("folder", sorted(GOALS))
 def test_confident_held_out_reads_meet_the_goal(tallies, folder):
     assert figures(tallies[folder])[2] >= GOALS[folder][2]

@@ -68,13 +68,31 @@ def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypat
     monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
     args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=2,
                               not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
-                              mixed_turn=25.0, glare_rate=0.0)
+                              mixed_turn=25.0, glare_rate=0.0, busy_scenes=0, busy_rate=0.05)
     pools = train_faces.build_pools(args, np.random.default_rng(0))
     assert len(pools.groups) == 1
     crops, classes, _ = pools.groups[0]
     assert len(crops) > 0 and set(classes) == {train_faces.NO_DIE}
     x, y = pools.batch(np.random.default_rng(1), 8, 48)
     assert tuple(x.shape) == (8, 3, 48, 48) and set(y.tolist()) == {train_faces.NO_DIE}
+
+
+def test_face_reader_training_learns_busy_tables_as_no_die(monkeypatch):
+    """train_faces --busy-scenes: where a finder fires away from every die on rendered game
+    boards among game pieces, and empty places there, become "no die" crops at --busy-rate."""
+    import argparse
+
+    from vision.training import train_faces
+
+    monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
+    args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=0,
+                              not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
+                              mixed_turn=25.0, glare_rate=0.0, busy_scenes=3, busy_rate=0.05)
+    pools = train_faces.build_pools(args, np.random.default_rng(0))
+    assert len(pools.groups) == 1
+    crops, classes, share = pools.groups[0]
+    assert len(crops) >= 6 and set(classes) == {train_faces.NO_DIE}   # at least the empty places
+    assert crops.shape[1:] == (train_faces.WIDE, train_faces.WIDE, 3) and crops.std() > 5
 
 
 def test_reflection_crops_are_empty_spots_with_a_white_spot_near_the_middle():
