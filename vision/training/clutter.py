@@ -15,7 +15,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.synth import DIE_MM, Table
+from vision.synth import DIE_MM, Table, _composite
 
 # Board tile colours (BGR): woods and fields, pastures, hills, mountains, sand, sea, and
 # printed-board brights.
@@ -297,8 +297,8 @@ def _draw_bead(image: np.ndarray, table: Table, piece: dict) -> None:
     lx, ly = table.lighting.direction[0], -table.lighting.direction[1]
     shade = np.clip(table.lighting.ambient + 0.5 * (dx * lx + dy * ly + np.sqrt(np.clip(1 - dx ** 2 - dy ** 2, 0, 1))), 0, 1.4)
     shine = piece["gloss"] * np.exp(-((dx - lx * 0.5) ** 2 + (dy - ly * 0.5) ** 2) / 0.02) * 200
-    bead = np.array(piece["colour"], np.float32)[None, None] * shade[..., None] + shine[..., None]
-    _blend(image, x0, y0, np.clip(bead, 0, 255), inside)
+    bead = np.clip(np.array(piece["colour"], np.float32)[None, None] * shade[..., None] + shine[..., None], 0, 255)
+    _composite(image, np.dstack([bead * inside[..., None], inside]).astype(np.float32), x0, y0)
 
 
 def _piece_shadow(image: np.ndarray, table: Table, piece: dict) -> None:
@@ -325,20 +325,6 @@ def _piece_shadow(image: np.ndarray, table: Table, piece: dict) -> None:
 
 
 # ------------------------------------------------------------------------------ helpers
-
-def _blend(image: np.ndarray, x0: int, y0: int, layer: np.ndarray, alpha: np.ndarray) -> None:
-    h, w = image.shape[:2]
-    lh, lw = alpha.shape
-    ax0, ay0 = max(0, -x0), max(0, -y0)
-    bx0, by0 = max(0, x0), max(0, y0)
-    bx1, by1 = min(w, x0 + lw), min(h, y0 + lh)
-    if bx1 <= bx0 or by1 <= by0:
-        return
-    a = alpha[ay0:ay0 + by1 - by0, ax0:ax0 + bx1 - bx0, None]
-    roi = image[by0:by1, bx0:bx1].astype(np.float32)
-    part = layer[ay0:ay0 + by1 - by0, ax0:ax0 + bx1 - bx0]
-    image[by0:by1, bx0:bx1] = np.clip(roi * (1 - a) + part * a, 0, 255).astype(np.uint8)
-
 
 def _fill(h: int, w: int, colour) -> np.ndarray:
     return np.full((h, w, 3), colour, np.uint8)
