@@ -58,18 +58,26 @@ def test_makers_variants_are_forgotten_once_drawn():
     assert left == {"symbols-9000000", "symbols-9000001"}   # the sets themselves, no variant
 
 
-def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypatch):
-    """train_faces --not-pip-scenes: the dice of rendered numeral, letter and picture dice
-    scenes become a pool of "no die" crops drawn at --not-pip-rate (photos left out here)."""
+def photo_free_pools(monkeypatch, **options):
+    """train_faces.build_pools with the shared photos left out and no rendered dice scenes,
+    every other pool off unless ``options`` turn it on."""
     import argparse
 
     from vision.training import train_faces
 
     monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
-    args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=2,
-                              not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
-                              mixed_turn=25.0, glare_rate=0.0, busy_scenes=0, busy_rate=0.05)
-    pools = train_faces.build_pools(args, np.random.default_rng(0))
+    args = dict(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=0,
+                not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
+                mixed_turn=25.0, glare_rate=0.0, busy_scenes=0, busy_rate=0.05)
+    return train_faces.build_pools(argparse.Namespace(**{**args, **options}), np.random.default_rng(0))
+
+
+def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypatch):
+    """train_faces --not-pip-scenes: the dice of rendered numeral, letter and picture dice
+    scenes become a pool of "no die" crops drawn at --not-pip-rate (photos left out here)."""
+    from vision.training import train_faces
+
+    pools = photo_free_pools(monkeypatch, not_pip_scenes=2)
     assert len(pools.groups) == 1
     crops, classes, _ = pools.groups[0]
     assert len(crops) > 0 and set(classes) == {train_faces.NO_DIE}
@@ -80,17 +88,11 @@ def test_face_reader_training_learns_numeral_and_letter_dice_as_no_die(monkeypat
 def test_face_reader_training_learns_busy_tables_as_no_die(monkeypatch):
     """train_faces --busy-scenes: where a finder fires away from every die on rendered game
     boards among game pieces, and empty places there, become "no die" crops at --busy-rate."""
-    import argparse
-
     from vision.training import train_faces
 
-    monkeypatch.setattr(train_faces, "photos", lambda **kw: [])
-    args = argparse.Namespace(seed=1, synthetic=0, upright_scenes=True, hard_from=None, not_pip_scenes=0,
-                              not_pip_rate=0.06, neg_rate=0.2, synthetic_share=0.3, tray_repeat=3.0,
-                              mixed_turn=25.0, glare_rate=0.0, busy_scenes=3, busy_rate=0.05)
-    pools = train_faces.build_pools(args, np.random.default_rng(0))
+    pools = photo_free_pools(monkeypatch, busy_scenes=3)
     assert len(pools.groups) == 1
-    crops, classes, share = pools.groups[0]
+    crops, classes, _ = pools.groups[0]
     assert len(crops) >= 6 and set(classes) == {train_faces.NO_DIE}   # at least the empty places
     assert crops.shape[1:] == (train_faces.WIDE, train_faces.WIDE, 3) and crops.std() > 5
 
