@@ -402,3 +402,41 @@ def test_disagreeing_matchers_cap_the_confidence(examples, monkeypatch):
     assert max(conf for _, conf in model.classify_many(crops)) > taught.DISAGREE_CAP
     monkeypatch.setattr(taught.FaceModel, "agree", staticmethod(lambda matcher_scores, face: False))
     assert max(conf for _, conf in model.classify_many(crops)) <= taught.DISAGREE_CAP
+
+
+def test_an_unsure_read_takes_the_surest_reread_at_a_close_call_confidence():
+    reads = [("GIFT", 0.95), ("BELL", 0.40), ("MILK", 0.60)]
+    again = [("LIST", 0.70), ("BELL", 0.30),        # die 1: the 0.9 box reads LIST surer
+             ("MILK", 0.97), ("MILK", 0.50)]        # die 2: the same face, much surer
+    got = taught.surest_reads(reads, [1, 2], again)
+    assert got[0] == ("GIFT", 0.95)
+    assert got[1] == ("LIST", 0.70)
+    assert got[2] == ("MILK", taught.DISAGREE_CAP)   # a reread never makes a read "sure"
+    assert taught.surest_reads(reads, [1], [("COOKIE", 0.2), ("BELL", 0.1)]) == reads
+
+
+class _ScriptedModel:
+    """Answers classify_many from a script, one batch per call, and records the batch sizes."""
+
+    def __init__(self, batches):
+        self.batches, self.sizes = list(batches), []
+
+    def classify_many(self, crops):
+        self.sizes.append(len(crops))
+        return self.batches.pop(0)
+
+
+def test_only_unsure_boxes_are_read_again_at_each_rescaled_size():
+    frame = np.full((200, 300, 3), 128, np.uint8)
+    boxes = [(50.0, 50.0, 40.0, 40.0), (150.0, 100.0, 40.0, 40.0), (250.0, 150.0, 40.0, 40.0)]
+    first = [("GIFT", 0.97), ("BELL", 0.30), ("MILK", 0.95)]
+    rereads = [("STOCKING", 0.60)] + [("BELL", 0.10)] * (len(taught.RESCALE_BOXES) - 1)
+    model = _ScriptedModel([first, rereads])
+    roll = taught.read_boxes(frame, boxes, model, SET)
+    assert model.sizes == [3, len(taught.RESCALE_BOXES)]
+    read = {(round(d.x), round(d.y)): (d.face, d.confidence) for d in roll.dice}
+    assert read[(150, 100)] == ("STOCKING", 0.60)
+    assert read[(50, 50)] == ("GIFT", 0.97) and read[(250, 150)] == ("MILK", 0.95)
+    sure = _ScriptedModel([[("GIFT", 0.97)]])
+    taught.read_boxes(frame, boxes[:1], sure, SET)
+    assert sure.sizes == [1]
