@@ -126,6 +126,24 @@ class ScriptedPlayers:
         self.loop.step(look=False)
         self.clock.advance(1.5)  # a person takes a moment per click
 
+    def film_throw(self, thrown: list[str], keep_after: list[int], hover: bool) -> None:
+        """Throw ``thrown`` in front of the camera (``keep_after``: the dice set aside after
+        it; ``hover``: a hand passes first) and step the loop until it has read the settled
+        dice; then the players look at the roll for a moment."""
+        self.stats.hands += hover
+        reads_before = self.camera.reads()
+        self.camera.show_throw(thrown, keep_after, hover=hover)
+        for _ in range(2000):  # a throw is ~3 s of frames; the cap only guards against a stuck reader
+            if self.camera.reads() > reads_before or self.camera.exhausted():
+                break
+            self.loop.step()
+            self.stats.frames += 1
+        else:
+            raise RuntimeError("the synthetic camera never settled")
+        self.camera.freeze()
+        self.clock.advance(2.0)  # the players look at the roll
+        self.loop.step()
+
     def turn_knob_to(self, menu, target: int) -> None:
         """Turn the knob from the menu's highlighted item to item ``target`` and push."""
         steps = target - menu.highlight
@@ -171,19 +189,7 @@ class DemoTable(ScriptedPlayers):
 
     def throw(self, thrown: list[str], keep_after: list[int], hover: bool) -> None:
         """Roll the dice in hand (``thrown``); the camera films it; step the loop until it has read it."""
-        self.stats.hands += hover
-        reads_before = self.camera.reads()
-        self.camera.show_throw(thrown, keep_after, hover=hover)
-        for _ in range(2000):  # a throw is ~3 s of frames; the cap only guards against a stuck reader
-            if self.camera.reads() > reads_before or self.camera.exhausted():
-                break
-            self.loop.step()
-            self.stats.frames += 1
-        else:
-            raise RuntimeError("the synthetic camera never settled")
-        self.camera.freeze()
-        self.clock.advance(2.0)  # the players look at the roll
-        self.loop.step()
+        self.film_throw(thrown, keep_after, hover)
         self.stats.rolls += 1
 
     def settle_read(self, truth: list[str]) -> None:

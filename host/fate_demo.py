@@ -117,20 +117,8 @@ class FateDemo(ScriptedPlayers):
         faces = list(self.state.faces)
         truth = [self.rng.choice(faces) for _ in range(count)]
         events_before = len(self.table.session.events)
-        reads_before = self.camera.reads()
-        self.stats.hands += hover
         self.camera.new_turn()   # the dice of the last throw are picked up
-        self.camera.show_throw(truth, [], hover=hover)
-        for _ in range(2000):
-            if self.camera.reads() > reads_before or self.camera.exhausted():
-                break
-            self.loop.step()
-            self.stats.frames += 1
-        else:
-            raise RuntimeError("the synthetic camera never settled")
-        self.camera.freeze()
-        self.clock.advance(2.0)
-        self.loop.step()
+        self.film_throw(truth, [], hover)
         self.stats.throws += 1
         self.first_read = list(self.camera.last_read_faces())   # what the camera alone made of it
         self.settle_read(truth)

@@ -23,7 +23,30 @@ def conv(cin, cout, stride=1):
                          nn.ReLU(inplace=True))
 
 
-class Finder(nn.Module):
+def centre_head(channels: int) -> nn.Conv2d:
+    """The finders' output layer: 5 maps (centre logit, log w, log h, x and y offset); the
+    centre logit starts at -4 (almost no cell holds a die centre), the rest at 0."""
+    head = nn.Conv2d(channels, 5, 1)
+    nn.init.constant_(head.bias, 0.0)
+    with torch.no_grad():
+        head.bias[0] = -4.0
+    return head
+
+
+class _FinderBase(nn.Module):
+    """Stages /4, /8, /16 merged back up to stride 4 (a small feature pyramid); a subclass
+    builds ``s4 s8 s16 lat8 mix8 lat4 mix4 head``."""
+
+    def forward(self, x):
+        f4 = self.s4(x)
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        u8 = self.mix8(f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest"))
+        u4 = self.mix4(f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest"))
+        return self.head(u4)
+
+
+class Finder(_FinderBase):
     def __init__(self, width=(16, 24, 40, 64)):
         super().__init__()
         a, b, c, d = width
@@ -34,18 +57,7 @@ class Finder(nn.Module):
         self.mix8 = conv(c, b)
         self.lat4 = nn.Conv2d(b, b, 1)
         self.mix4 = conv(b, b)
-        self.head = nn.Conv2d(b, 5, 1)
-        nn.init.constant_(self.head.bias, 0.0)
-        with torch.no_grad():
-            self.head.bias[0] = -4.0
-
-    def forward(self, x):
-        f4 = self.s4(x)
-        f8 = self.s8(f4)
-        f16 = self.s16(f8)
-        u8 = self.mix8(f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest"))
-        u4 = self.mix4(f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest"))
-        return self.head(u4)
+        self.head = centre_head(b)
 
 
 class FaceNet(nn.Module):
@@ -102,7 +114,7 @@ class FaceNetDW(nn.Module):
         return self.body(self.norm(x))
 
 
-class FinderDW(nn.Module):
+class FinderDW(_FinderBase):
     """Centre-heatmap finder of depthwise-separable blocks; same input and outputs as
     ``Finder``."""
 
@@ -117,15 +129,4 @@ class FinderDW(nn.Module):
         self.mix8 = SeparableBlock(c, b)
         self.lat4 = nn.Conv2d(b, b, 1)
         self.mix4 = SeparableBlock(b, b)
-        self.head = nn.Conv2d(b, 5, 1)
-        nn.init.constant_(self.head.bias, 0.0)
-        with torch.no_grad():
-            self.head.bias[0] = -4.0
-
-    def forward(self, x):
-        f4 = self.s4(x)
-        f8 = self.s8(f4)
-        f16 = self.s16(f8)
-        u8 = self.mix8(f8 + F.interpolate(self.lat8(f16), scale_factor=2.0, mode="nearest"))
-        u4 = self.mix4(f4 + F.interpolate(self.lat4(u8), scale_factor=2.0, mode="nearest"))
-        return self.head(u4)
+        self.head = centre_head(b)
