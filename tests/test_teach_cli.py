@@ -53,6 +53,44 @@ def test_teach_from_photos_finds_the_die(tmp_path, dicewatch_home, capsys):
         assert all(max(c.shape[:2]) < 120 for c in crops[face])
 
 
+def close_up(face: str, seed: int) -> np.ndarray:
+    """A 640x640 photo of one pip die about a third of the frame across, as a phone held close
+    takes it, with a few crumbs on the table."""
+    photo = render_face_crop("d6-pips", face, seed=seed, size=640, fill=0.35)
+    for x, y in ((90, 100), (560, 520), (120, 560)):
+        cv2.circle(photo, (x, y), 4, (50, 50, 60), -1)
+    return photo
+
+
+def test_a_close_up_teaching_photo_is_one_die_not_its_pips_and_crumbs(tmp_path, dicewatch_home, capsys):
+    """The pip finder sees a close-up die's pips as small dice on it and crumbs as dice too;
+    a teaching photo's finder keeps the one die round them."""
+    for seed in range(4):
+        photo = close_up(str(seed + 2), seed)
+        boxes = dicesets.teaching_finder()(photo)
+        assert len(boxes) == 1, (seed, boxes)
+        x, y, w, h = boxes[0]
+        assert abs(x - 320) < 80 and abs(y - 320) < 80 and 0.7 * 224 < max(w, h) < 1.8 * 224
+    for face, pip in (("HIGH", "6"), ("LOW", "1")):
+        (tmp_path / "photos" / face).mkdir(parents=True)
+        for n in range(5):
+            cv2.imwrite(str(tmp_path / "photos" / face / f"{n}.png"), close_up(pip, 10 * n + len(face)))
+    assert teach("--dice", "closeups", "--from", tmp_path / "photos") == 0, capsys.readouterr().err
+    assert "taught closeups" in capsys.readouterr().out
+
+
+def test_one_die_finds_drop_pips_on_the_die_and_specks_not_a_second_die():
+    from vision.pips import Find
+    die = Find(300, 300, 200, 200, 0.8, big=True)
+    pips = [Find(250 + 50 * i, 300, 50, 50, 0.6) for i in range(3)]
+    speck = Find(80, 90, 30, 30, 0.5)
+    assert dicesets.one_die_finds([die, *pips, speck]) == [die]
+    other = Find(600, 300, 180, 180, 0.7)  # a second die of the set: about as big
+    assert dicesets.one_die_finds([die, other, speck]) == [die, other]
+    surer_small = Find(80, 90, 30, 30, 0.95)  # surer than the die: not taken for a speck
+    assert dicesets.one_die_finds([die, surer_small]) == [die, surer_small]
+
+
 def test_a_tilted_die_found_twice_is_one_die_but_two_dice_are_refused(tmp_path):
     """A finder that sees a tilted die's side face as a second die, nearer than two dice
     lying side by side can be, still gives one teaching crop (from its surest find); two

@@ -320,11 +320,12 @@ def _finder_net():
     return PipReader(find_threshold=FIND_THRESHOLD)
 
 
-def pip_finder() -> Finder:
+def pip_finder(one_die: bool = False) -> Finder:
     """The pip reader's die finder (it finds dice whatever their faces show), never on the
     mat's ArUco markers (black squares with white blocks look like dice to it). Its boxes
     are grown by the finder's fitted ``box_scale`` (pip_reader.json) to the whole die's box,
-    which is what teaching crops are cut around; the surest find comes first."""
+    which is what teaching crops are cut around; the surest find comes first. ``one_die``: for
+    a photo meant to show one die (``one_die_finds``), as ``teaching_finder``."""
     from vision.calibrate import find_markers
 
     def find(frame: np.ndarray) -> list[taught.Box]:
@@ -332,11 +333,37 @@ def pip_finder() -> Finder:
         markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
-        finds = sorted(without_pile_doubts(net.find(frame)), key=lambda f: -f.score)
+        finds = net.find(frame)
+        finds = sorted(one_die_finds(finds) if one_die else without_pile_doubts(finds), key=lambda f: -f.score)
         return [(f.x, f.y, f.w * sw, f.h * sh) for f in finds
                 if not any(cv2.pointPolygonTest(m, (float(f.x), float(f.y)), True) > -0.15 * f.side
                            for m in markers)]
     return find
+
+
+# A teaching photo shows one die, often close up, on a table with specks and crumbs. The
+# pip finder sees such a die's pips as small dice on it, and the finer detail of a close-up
+# (a crumb, a scratch) as dice a fraction of its size; so for a teaching photo a find is
+# dropped when it lies on a bigger find (``pips.on_die``) or when another find is at least
+# SPECK_RATIO times its size and surer: dice of one set are one size. Found on byler tray
+# photos cut around one die and grown to 800 px (three times the die's size): 6 of 48 were
+# refused as "2-4 dice found" before, none after.
+SPECK_RATIO = 2.0
+
+
+def one_die_finds(finds: list) -> list:
+    """The pip finder's ``finds`` of a photo meant to show one die, less its pips and specks
+    (see SPECK_RATIO); more than one left means more than one die (or none sure)."""
+    from vision.pips import on_die
+    kept = [f for f in finds if not any(g is not f and on_die(f, g) for g in finds)]
+    return [f for f in kept
+            if not any(g is not f and g.side >= SPECK_RATIO * f.side and g.score > f.score for g in kept)]
+
+
+def teaching_finder() -> Finder:
+    """The pip finder for teaching photos (one die each): as ``pip_finder``, with the half-scale
+    pass's big die kept over the pips on it and specks left out (``one_die_finds``)."""
+    return pip_finder(one_die=True)
 
 
 def without_pile_doubts(finds: list) -> list:

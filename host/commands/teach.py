@@ -185,11 +185,12 @@ def examples_from_folder(folder: Path) -> dict[str, list]:
     return examples
 
 
-def _finder():
-    """The pip reader's die finder if its model is installed, else None."""
+def _finder(one_die: bool = True):
+    """The pip reader's die finder if its model is installed, else None: for one-die teaching
+    photos (``dicesets.teaching_finder``), or with ``one_die=False`` for a roll."""
     try:
         from vision import dicesets
-        return dicesets.pip_finder()
+        return dicesets.teaching_finder() if one_die else dicesets.pip_finder()
     except Exception:  # no model file yet: teaching photos fall back to the plain-background finder
         return None
 
@@ -518,7 +519,7 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
         return 1
     right, total = model.self_check
     # the self-check: a mixed roll, read with the new set
-    finder = session.tray_finder or _finder() or (lambda f: taught.find_by_background(f, session.background))
+    finder = session.tray_finder or _finder(one_die=False) or (lambda f: taught.find_by_background(f, session.background))
     reader = taught.TaughtReader(model, args.dice, finder)
     if not console.ask("Self-check: roll all the dice", ["Roll them together (a mixed roll) and let them settle."]):
         console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out"],
