@@ -1,6 +1,9 @@
 """The command line as a whole: help, usage errors, subcommand discovery."""
+import os
 import subprocess
 import sys
+
+import pytest
 
 from host import cli
 
@@ -22,3 +25,24 @@ def test_unknown_command_is_a_usage_error():
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+def _threads_after_numpy(code: str, env: dict) -> int:
+    probe = code + "; import numpy, os; print(len(os.listdir('/proc/self/task')))"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    return int(result.stdout.strip())
+
+
+def test_the_cli_keeps_numpy_to_one_thread():
+    """numpy's OpenBLAS threads would spin on the cores the reader and the table loop need
+    (vision/__init__.py); a user's own setting still wins."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs Linux /proc to count threads")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    env["OPENBLAS_NUM_THREADS"] = "3"  # more than one thread whatever the machine's cores
+    assert _threads_after_numpy("pass", env) > 1, "OpenBLAS here starts no threads: nothing to check"
+    env.pop("OPENBLAS_NUM_THREADS")
+    assert _threads_after_numpy("import host.cli", env) == 1
+    assert _threads_after_numpy("import vision", env) == 1
+    env["OPENBLAS_NUM_THREADS"] = "3"
+    assert _threads_after_numpy("import host.cli", env) > 1
