@@ -67,7 +67,7 @@ def test_a_close_up_teaching_photo_is_one_die_not_its_pips_and_crumbs(tmp_path, 
     a teaching photo's finder keeps the one die round them."""
     for seed in range(4):
         photo = close_up(str(seed + 2), seed)
-        boxes = dicesets.teaching_finder()(photo)
+        boxes = dicesets.pip_finder(one_die=True)(photo)
         assert len(boxes) == 1, (seed, boxes)
         x, y, w, h = boxes[0]
         assert abs(x - 320) < 80 and abs(y - 320) < 80 and 0.7 * 224 < max(w, h) < 1.8 * 224

@@ -325,7 +325,8 @@ def pip_finder(one_die: bool = False) -> Finder:
     mat's ArUco markers (black squares with white blocks look like dice to it). Its boxes
     are grown by the finder's fitted ``box_scale`` (pip_reader.json) to the whole die's box,
     which is what teaching crops are cut around; the surest find comes first. ``one_die``: for
-    a photo meant to show one die (``one_die_finds``), as ``teaching_finder``."""
+    a teaching photo, meant to show one die: the half-scale pass's big die is kept over the
+    pips on it and specks are left out (``one_die_finds``)."""
     from vision.calibrate import find_markers
 
     def find(frame: np.ndarray) -> list[taught.Box]:
@@ -358,12 +359,6 @@ def one_die_finds(finds: list) -> list:
     kept = [f for f in finds if not any(g is not f and on_die(f, g) for g in finds)]
     return [f for f in kept
             if not any(g is not f and g.side >= SPECK_RATIO * f.side and g.score > f.score for g in kept)]
-
-
-def teaching_finder() -> Finder:
-    """The pip finder for teaching photos (one die each): as ``pip_finder``, with the half-scale
-    pass's big die kept over the pips on it and specks left out (``one_die_finds``)."""
-    return pip_finder(one_die=True)
 
 
 def without_pile_doubts(finds: list) -> list:

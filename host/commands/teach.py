@@ -187,10 +187,10 @@ def examples_from_folder(folder: Path) -> dict[str, list]:
 
 def _finder(one_die: bool = True):
     """The pip reader's die finder if its model is installed, else None: for one-die teaching
-    photos (``dicesets.teaching_finder``), or with ``one_die=False`` for a roll."""
+    photos (``dicesets.pip_finder(one_die=True)``), or with ``one_die=False`` for a roll."""
     try:
         from vision import dicesets
-        return dicesets.teaching_finder() if one_die else dicesets.pip_finder()
+        return dicesets.pip_finder(one_die=one_die)
     except Exception:  # no model file yet: teaching photos fall back to the plain-background finder
         return None
 
