@@ -11,12 +11,15 @@ median and p95 milliseconds per photo (reading only, decoded image in memory, on
 thread; CPU time, which is what one free core would take, and wall time, which other
 programs on the machine inflate), peak memory, the whole-process time (start-up, model
 loading, decoding, reading),
-the confusion matrix and the reliability table of the confidences.
+the confusion matrix, the reliability table of the confidences, and the scenes (a photo
+and its augmented copies) holding the learned reader's most errors.
 
 Each reader runs in its own child process (so start-up time and peak memory are its own).
 Counting is exactly /work/shared/tools/score_reads.py's; ``--json DIR`` writes the reads as
 `dicewatch read --json` lines (DIR/FOLDER.learned.jsonl, DIR/FOLDER.classic.jsonl) so that
 script can verify them (use ``--split all``: it scores every photo of a folder).
+``--errors DIR`` writes the learned reader's errors as JSON lines and contact sheets of
+each missed die, misread die and false find (``vision/bench/errors.py``).
 """
 from __future__ import annotations
 
@@ -31,8 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.bench import errors as read_errors
 from vision.bench.scoring import FACE_NAMES, Tally, labels_in_pixels
-from vision.training.split import DEFAULT_ROOT, FOLDERS, photos
+from vision.training.split import DEFAULT_ROOT, FOLDERS, group_of, photos
 
 METHODS = ("learned", "classic")
 
@@ -96,6 +100,31 @@ def score(reads: list[dict], root: Path, folder: str, split: str) -> Tally:
     return tally
 
 
+def errors_of(reads: list[dict], root: Path, folder: str, split: str
+              ) -> tuple[list[read_errors.ReadError], list[read_errors.SceneRow], dict[str, list[dict]]]:
+    """Every error of these reads (``vision.bench.errors``), the per-scene table, and the
+    labels in pixels by photo name (for drawing the errors)."""
+    by_image = {r["image"]: r for r in reads}
+    found, scenes, labels = [], [], {}
+    for photo in photos(root, folder, None if split == "all" else split):
+        r = by_image.get(str(photo.image), {"dice": [], "size": None})
+        w, h = r["size"] or (640, 640)
+        labels[photo.image.name] = labels_in_pixels(photo.dice, w, h)
+        scene = group_of(photo.image.stem)
+        scenes.append((scene, len(photo.dice)))
+        found += read_errors.errors_in(photo.image.name, scene, labels[photo.image.name], r["dice"])
+    return found, read_errors.scene_table(scenes, found), labels
+
+
+def write_error_sheets(out_dir: Path, root: Path, folder: str, found: list[read_errors.ReadError],
+                       labels: dict[str, list[dict]]) -> None:
+    """``--errors``: the photos with errors decoded again and the sheets written."""
+    import cv2
+    names = {e.photo for e in found}
+    images = {name: cv2.imread(str(root / folder / "images" / name), cv2.IMREAD_COLOR) for name in names}
+    read_errors.write_errors(out_dir, folder, found, images, labels)
+
+
 def pct(v: float) -> str:
     return "  n/a" if v != v else f"{100 * v:5.1f}%"
 
@@ -143,6 +172,10 @@ def print_folder(folder: str, split: str, results: dict) -> None:
     print(f"\nreliability ({names[0]}): confidence bin, reads, right")
     for label, n, right in t.reliability():
         print(f"  {label:>11} {n:6d} {pct(right):>7}")
+    if "scenes" in learned:
+        print(f"\nscenes with the most errors ({names[0]}; a scene is a photo and its augmented copies)")
+        for line in read_errors.scene_lines(learned["scenes"]):
+            print("  " + line)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("test", "val", "train", "all"), default="test")
     ap.add_argument("--folder", choices=FOLDERS, action="append", help="only this folder (repeatable)")
     ap.add_argument("--json", type=Path, metavar="DIR", help="also write the reads as JSON lines here")
+    ap.add_argument("--errors", type=Path, metavar="DIR",
+                    help="also write the learned reader's errors here: JSON lines and contact sheets")
     ap.add_argument("--turns", type=int, choices=(1, 2, 4), help="readings per die (default: the model's)")
     ap.add_argument("--no-classic", action="store_true", help="skip the classic pip counter")
     ap.add_argument("--models", type=Path, help="read with the models in this folder (default: vision/models)")
@@ -172,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
             results[method] = {"tally": score(reads, args.data, folder, args.split), "peak_mb": peak,
                                "wall": wall, "cpu": cpu, "ms": [r["ms"] for r in reads] or [math.nan],
                                "cpu_ms": [r["cpu_ms"] for r in reads] or [math.nan]}
+            if method == "learned":
+                found, results[method]["scenes"], labels = errors_of(reads, args.data, folder, args.split)
+                if args.errors:
+                    write_error_sheets(args.errors, args.data, folder, found, labels)
             if args.json:
                 args.json.mkdir(parents=True, exist_ok=True)
                 with open(args.json / f"{folder}.{method}.jsonl", "w") as out:

@@ -1,0 +1,169 @@
+"""Where a reader goes wrong on labelled photos, so a person can look instead of guess.
+
+Every labelled die is either read right, misread (found, wrong face) or missed, and every
+read die that matches no label is a false find, paired exactly as the scorer pairs them
+(``scoring.pair_up``). ``errors_in`` lists the errors of one photo; ``scene_table`` adds
+them up per scene (a photo and its augmented copies, ``split.group_of``), worst first,
+because on the mixed photos a few crowded scenes hold most of the errors and a single
+figure over all dice hides that; ``write_errors`` writes them as JSON lines and as contact
+sheets: one tile per error, the labels drawn green, the read or missed die red, captioned
+with the photo, the labelled and read faces and the confidence.
+
+  python -m vision.bench pips --errors DIR      # DIR/FOLDER.errors.jsonl, DIR/FOLDER-KIND-N.png
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable
+
+import cv2
+import numpy as np
+
+from vision.bench.scoring import pair_up
+
+KINDS = ("missed", "misread", "false")
+TILE = 160           # a tile's side in pixels (its caption below it)
+CAPTION = 18
+CONTEXT = 3.0        # a tile shows this many times the die's larger side around it
+MIN_VIEW = 30.0      # ... but at least this many pixels across, for tiny dice
+PER_ROW, ROWS = 8, 6
+LABEL_COLOUR, ERROR_COLOUR = (0, 200, 0), (0, 0, 255)
+
+
+@dataclass(frozen=True)
+class ReadError:
+    """One error: ``kind`` is "missed" (``label`` set), "misread" (both) or "false"
+    (``read`` set); labels and reads are scorer dicts (face, x, y, w, h[, confidence])."""
+    kind: str
+    photo: str
+    scene: str
+    label: dict | None = None
+    read: dict | None = None
+
+    @property
+    def box(self) -> dict:
+        """The box a tile centres on: the read for a false find, else the label."""
+        return self.read if self.kind == "false" else self.label
+
+    def caption(self, number: int) -> str:
+        face = lambda d: d["face"] if d else "-"
+        sure = f" {self.read['confidence']:.2f}" if self.read and "confidence" in self.read else ""
+        return f"{number} {self.scene[:14]} L{face(self.label)} R{face(self.read)}{sure}"
+
+
+def errors_in(photo: str, scene: str, labels: list[dict], reads: list[dict]) -> list[ReadError]:
+    """The misreads, missed dice and false finds of one photo, paired as the scorer pairs."""
+    matched = pair_up(reads, labels)
+    out = [ReadError("misread", photo, scene, labels[j], reads[i])
+           for i, j in matched.items() if str(reads[i]["face"]) != labels[j]["face"]]
+    found = set(matched.values())
+    out += [ReadError("missed", photo, scene, label=g) for j, g in enumerate(labels) if j not in found]
+    out += [ReadError("false", photo, scene, read=r) for i, r in enumerate(reads) if i not in matched]
+    return out
+
+
+@dataclass
+class SceneRow:
+    scene: str
+    photos: int = 0
+    dice: int = 0
+    missed: int = 0
+    misread: int = 0
+    false: int = 0
+
+    @property
+    def errors(self) -> int:
+        return self.missed + self.misread + self.false
+
+    @property
+    def right(self) -> int:
+        return self.dice - self.missed - self.misread
+
+
+def scene_table(photos: Iterable[tuple[str, int]], errors: Iterable[ReadError]) -> list[SceneRow]:
+    """Per scene (``photos``: (scene, labelled dice) per photo), its photos, dice and errors,
+    the scenes with the most errors first."""
+    rows: dict[str, SceneRow] = {}
+    for scene, dice in photos:
+        row = rows.setdefault(scene, SceneRow(scene))
+        row.photos += 1
+        row.dice += dice
+    for e in errors:
+        row = rows.setdefault(e.scene, SceneRow(e.scene))
+        setattr(row, e.kind, getattr(row, e.kind) + 1)
+    return sorted(rows.values(), key=lambda r: (-r.errors, r.scene))
+
+
+def scene_lines(rows: list[SceneRow], top: int = 5) -> list[str]:
+    """The report's lines: the ``top`` scenes by errors, and what share of the dice and of
+    the errors they hold."""
+    worst = [r for r in rows[:top] if r.errors]
+    if not worst:
+        return ["no errors"]
+    dice, errors = sum(r.dice for r in rows), sum(r.errors for r in rows)
+    lines = [f"{'scene':24}{'photos':>7}{'dice':>6}{'right':>7}{'missed':>8}{'misread':>9}{'false':>7}"]
+    lines += [f"{r.scene[:24]:24}{r.photos:>7}{r.dice:>6}{r.right:>7}{r.missed:>8}{r.misread:>9}{r.false:>7}"
+              for r in worst]
+    share = lambda part, whole: f"{100 * part / whole:.0f}%" if whole else "n/a"
+    lines.append(f"these {len(worst)} of {len(rows)} scenes hold {share(sum(r.dice for r in worst), dice)} "
+                 f"of the labelled dice and {share(sum(r.errors for r in worst), errors)} of the errors")
+    return lines
+
+
+def _rect(image: np.ndarray, d: dict, colour, thickness: int) -> None:
+    x0, y0 = int(round(d["x"] - d["w"] / 2)), int(round(d["y"] - d["h"] / 2))
+    x1, y1 = int(round(d["x"] + d["w"] / 2)), int(round(d["y"] + d["h"] / 2))
+    cv2.rectangle(image, (x0, y0), (x1, y1), colour, thickness)
+
+
+def error_tile(image: np.ndarray, labels: list[dict], error: ReadError, number: int) -> np.ndarray:
+    """A TILE x (TILE + CAPTION) picture of one error in its photo (BGR): every label drawn
+    green, the error's die red, the view CONTEXT times the die's side, captioned below."""
+    drawn = image.copy()
+    for g in labels:
+        _rect(drawn, g, LABEL_COLOUR, 1)
+    box = error.box
+    _rect(drawn, box, ERROR_COLOUR, 1)
+    h, w = drawn.shape[:2]
+    half = max(box["w"], box["h"], MIN_VIEW) * CONTEXT / 2
+    x0, y0 = int(max(0, box["x"] - half)), int(max(0, box["y"] - half))
+    x1, y1 = int(min(w, box["x"] + half)), int(min(h, box["y"] + half))
+    view = drawn[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
+    tile = cv2.resize(view, (TILE, TILE), interpolation=cv2.INTER_AREA)
+    tile = cv2.copyMakeBorder(tile, 0, CAPTION, 0, 0, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    cv2.putText(tile, error.caption(number), (2, TILE + CAPTION - 5), cv2.FONT_HERSHEY_SIMPLEX,
+                0.38, (255, 255, 255), 1, cv2.LINE_AA)
+    return tile
+
+
+def contact_sheets(tiles: list[np.ndarray]) -> list[np.ndarray]:
+    """The tiles PER_ROW to a row, ROWS rows to a sheet, blank tiles filling the last row."""
+    sheets = []
+    for start in range(0, len(tiles), PER_ROW * ROWS):
+        chunk = list(tiles[start:start + PER_ROW * ROWS])
+        chunk += [np.zeros_like(chunk[0])] * (-len(chunk) % PER_ROW)
+        sheets.append(np.vstack([np.hstack(chunk[r:r + PER_ROW]) for r in range(0, len(chunk), PER_ROW)]))
+    return sheets
+
+
+def write_errors(out_dir: Path, folder: str, errors: list[ReadError],
+                 images: dict[str, np.ndarray], labels: dict[str, list[dict]]) -> list[Path]:
+    """``out_dir/FOLDER.errors.jsonl`` (one error a line, numbered as on the sheets) and
+    ``out_dir/FOLDER-KIND-N.png`` contact sheets per kind of error; ``images`` and
+    ``labels`` by photo name. Returns the files written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = [out_dir / f"{folder}.errors.jsonl"]
+    with open(written[0], "w") as out:
+        for kind in KINDS:
+            for number, e in enumerate(x for x in errors if x.kind == kind):
+                out.write(json.dumps({"number": number, **asdict(e)}) + "\n")
+    for kind in KINDS:
+        of_kind = [e for e in errors if e.kind == kind]
+        tiles = [error_tile(images[e.photo], labels[e.photo], e, n) for n, e in enumerate(of_kind)]
+        for n, sheet in enumerate(contact_sheets(tiles), 1):
+            path = out_dir / f"{folder}-{kind}-{n}.png"
+            cv2.imwrite(str(path), sheet)
+            written.append(path)
+    return written
