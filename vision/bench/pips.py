@@ -1,6 +1,6 @@
 """Pip-dice reading on the shared real photos: the learned reader against the classic counter.
 
-  python -m vision.bench.pips [--split test|val|train|all] [--folder NAME] [--json DIR]
+  python -m vision.bench.pips [--split test|val|train|all] [--folder NAME] [--json DIR] [--errors DIR]
                               [--data DIR] [--turns N] [--models DIR] [--no-classic]
 
 Per folder of ../shared/data/d6-real, on the chosen side of the fixed split
