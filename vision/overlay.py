@@ -31,12 +31,18 @@ def _label(canvas, text, org, colour, scale):
     cv2.putText(canvas, text, (x + 1, y), font, scale, colour, thick, cv2.LINE_AA)
 
 
-def _tile(frame, die, index) -> np.ndarray:
-    side = max(8, int(round(1.3 * max(die.w, die.h))))
-    x0, y0 = int(round(die.x - side / 2)), int(round(die.y - side / 2))
+def square_around(frame: np.ndarray, x: float, y: float, side: int, out: int) -> np.ndarray:
+    """The ``side`` x ``side`` square of ``frame`` centred on (x, y), black where it runs
+    past the frame's edge (so the point stays centred), resized to ``out`` x ``out``."""
+    x0, y0 = int(round(x - side / 2)), int(round(y - side / 2))
     padded = cv2.copyMakeBorder(frame, side, side, side, side, cv2.BORDER_CONSTANT, value=(0, 0, 0))
     roi = padded[y0 + side:y0 + 2 * side, x0 + side:x0 + 2 * side]
-    tile = cv2.resize(roi, (TILE, TILE), interpolation=cv2.INTER_AREA if side > TILE else cv2.INTER_CUBIC)
+    return cv2.resize(roi, (out, out), interpolation=cv2.INTER_AREA if side > out else cv2.INTER_CUBIC)
+
+
+def _tile(frame, die, index) -> np.ndarray:
+    side = max(8, int(round(1.3 * max(die.w, die.h))))
+    tile = square_around(frame, die.x, die.y, side, TILE)
     out = np.zeros((TILE + 22, TILE, 3), np.uint8)
     out[:TILE] = tile
     cv2.rectangle(out, (0, 0), (TILE - 1, TILE - 1), colour_for(die.confidence), 2)

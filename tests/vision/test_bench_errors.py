@@ -90,10 +90,17 @@ def test_a_caption_names_the_faces_and_the_confidence():
     assert ReadError("missed", "p.jpg", "s", label=die("2", 1, 1)).caption(0) == "0 s L2 R-"
 
 
-def test_a_die_at_the_edge_of_the_photo_still_gets_a_full_tile():
-    image = np.zeros((100, 100, 3), np.uint8)
-    tile = errors.error_tile(image, [], ReadError("false", "p", "s", read=die("1", 2, 98, 10, confidence=0.1)), 0)
+def test_a_die_at_the_edge_of_the_photo_stays_centred_and_unstretched():
+    image = np.full((100, 100, 3), 200, np.uint8)
+    tile = errors.error_tile(image, [], ReadError("false", "p", "s", read=die("1", 4, 96, 8, confidence=0.1)), 0)
     assert tile.shape == (errors.TILE + errors.CAPTION, errors.TILE, 3)
+    view = tile[:errors.TILE]
+    red = (view[:, :, 2] > 150) & (view[:, :, 1] < 100)
+    rows, cols = np.flatnonzero(red.any(axis=1)), np.flatnonzero(red.any(axis=0))
+    centre = errors.TILE / 2
+    assert abs((rows.min() + rows.max()) / 2 - centre) < 4 and abs((cols.min() + cols.max()) / 2 - centre) < 4
+    assert abs((rows.max() - rows.min()) - (cols.max() - cols.min())) <= 2  # a square die stays square
+    assert (view[-10:, :10] == 0).all() and (view[:10, -10:] == 200).all()  # black only past the corner
 
 
 @pytest.mark.skipif(not DEFAULT_ROOT.is_dir(), reason="../shared/data/d6-real is absent")

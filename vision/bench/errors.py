@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.bench.scoring import pair_up
+from vision.overlay import square_around
 
 KINDS = ("missed", "misread", "false")
 TILE = 160           # a tile's side in pixels (its caption below it)
@@ -120,18 +121,15 @@ def _rect(image: np.ndarray, d: dict, colour, thickness: int) -> None:
 
 def error_tile(image: np.ndarray, labels: list[dict], error: ReadError, number: int) -> np.ndarray:
     """A TILE x (TILE + CAPTION) picture of one error in its photo (BGR): every label drawn
-    green, the error's die red, the view CONTEXT times the die's side, captioned below."""
+    green, the error's die red and centred, the view CONTEXT times the die's side (black past
+    the photo's edge), captioned below."""
     drawn = image.copy()
     for g in labels:
         _rect(drawn, g, LABEL_COLOUR, 1)
     box = error.box
     _rect(drawn, box, ERROR_COLOUR, 1)
-    h, w = drawn.shape[:2]
-    half = max(box["w"], box["h"], MIN_VIEW) * CONTEXT / 2
-    x0, y0 = int(max(0, box["x"] - half)), int(max(0, box["y"] - half))
-    x1, y1 = int(min(w, box["x"] + half)), int(min(h, box["y"] + half))
-    view = drawn[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)]
-    tile = cv2.resize(view, (TILE, TILE), interpolation=cv2.INTER_AREA)
+    side = int(round(max(box["w"], box["h"], MIN_VIEW) * CONTEXT))
+    tile = square_around(drawn, box["x"], box["y"], side, TILE)
     tile = cv2.copyMakeBorder(tile, 0, CAPTION, 0, 0, cv2.BORDER_CONSTANT, value=(0, 0, 0))
     cv2.putText(tile, error.caption(number), (2, TILE + CAPTION - 5), cv2.FONT_HERSHEY_SIMPLEX,
                 0.38, (255, 255, 255), 1, cv2.LINE_AA)

@@ -90,38 +90,41 @@ def run_child(method, root, folder, split, turns, models=None) -> tuple[list[dic
 
 # ----------------------------------------------------------------------------- report
 
-def score(reads: list[dict], root: Path, folder: str, split: str) -> Tally:
+def labelled_reads(reads: list[dict], root: Path, folder: str, split: str) -> list[tuple]:
+    """Per photo of the chosen side: (the photo, its labels in pixels, the dice read on it)."""
     by_image = {r["image"]: r for r in reads}
-    tally = Tally()
+    rows = []
     for photo in photos(root, folder, None if split == "all" else split):
         r = by_image.get(str(photo.image), {"dice": [], "size": None})
         w, h = r["size"] or (640, 640)
-        tally.add(labels_in_pixels(photo.dice, w, h), r["dice"])
+        rows.append((photo, labels_in_pixels(photo.dice, w, h), r["dice"]))
+    return rows
+
+
+def score(rows: list[tuple]) -> Tally:
+    tally = Tally()
+    for _, labels, dice in rows:
+        tally.add(labels, dice)
     return tally
 
 
-def errors_of(reads: list[dict], root: Path, folder: str, split: str
-              ) -> tuple[list[read_errors.ReadError], list[read_errors.SceneRow], dict[str, list[dict]]]:
-    """Every error of these reads (``vision.bench.errors``), the per-scene table, and the
-    labels in pixels by photo name (for drawing the errors)."""
-    by_image = {r["image"]: r for r in reads}
-    found, scenes, labels = [], [], {}
-    for photo in photos(root, folder, None if split == "all" else split):
-        r = by_image.get(str(photo.image), {"dice": [], "size": None})
-        w, h = r["size"] or (640, 640)
-        labels[photo.image.name] = labels_in_pixels(photo.dice, w, h)
+def errors_of(rows: list[tuple]) -> tuple[list[read_errors.ReadError], list[read_errors.SceneRow]]:
+    """Every error of these reads (``vision.bench.errors``) and the per-scene table."""
+    found, scenes = [], []
+    for photo, labels, dice in rows:
         scene = group_of(photo.image.stem)
-        scenes.append((scene, len(photo.dice)))
-        found += read_errors.errors_in(photo.image.name, scene, labels[photo.image.name], r["dice"])
-    return found, read_errors.scene_table(scenes, found), labels
+        scenes.append((scene, len(labels)))
+        found += read_errors.errors_in(photo.image.name, scene, labels, dice)
+    return found, read_errors.scene_table(scenes, found)
 
 
-def write_error_sheets(out_dir: Path, root: Path, folder: str, found: list[read_errors.ReadError],
-                       labels: dict[str, list[dict]]) -> None:
+def write_error_sheets(out_dir: Path, folder: str, found: list[read_errors.ReadError], rows: list[tuple]) -> None:
     """``--errors``: the photos with errors decoded again and the sheets written."""
     import cv2
-    names = {e.photo for e in found}
-    images = {name: cv2.imread(str(root / folder / "images" / name), cv2.IMREAD_COLOR) for name in names}
+    wrong = {e.photo for e in found}
+    images = {photo.image.name: cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
+              for photo, _, _ in rows if photo.image.name in wrong}
+    labels = {photo.image.name: labels for photo, labels, _ in rows}
     read_errors.write_errors(out_dir, folder, found, images, labels)
 
 
@@ -204,13 +207,14 @@ def main(argv: list[str] | None = None) -> int:
         for method in methods:
             reads, peak, wall, cpu = run_child(method, args.data, folder, args.split, args.turns,
                                                    args.models if method == "learned" else None)
-            results[method] = {"tally": score(reads, args.data, folder, args.split), "peak_mb": peak,
+            rows = labelled_reads(reads, args.data, folder, args.split)
+            results[method] = {"tally": score(rows), "peak_mb": peak,
                                "wall": wall, "cpu": cpu, "ms": [r["ms"] for r in reads] or [math.nan],
                                "cpu_ms": [r["cpu_ms"] for r in reads] or [math.nan]}
             if method == "learned":
-                found, results[method]["scenes"], labels = errors_of(reads, args.data, folder, args.split)
+                found, results[method]["scenes"] = errors_of(rows)
                 if args.errors:
-                    write_error_sheets(args.errors, args.data, folder, found, labels)
+                    write_error_sheets(args.errors, folder, found, rows)
             if args.json:
                 args.json.mkdir(parents=True, exist_ok=True)
                 with open(args.json / f"{folder}.{method}.jsonl", "w") as out:
