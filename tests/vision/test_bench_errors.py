@@ -57,6 +57,38 @@ def test_scene_lines_say_so_when_nothing_went_wrong():
     assert scene_lines(scene_table([("a", 2)], [])) == ["no errors"]
 
 
+def test_scene_spread_weighs_each_scene_equally_and_brackets_the_pooled_figure():
+    # one big scene read badly (10 of 100 dice right, 10 false finds), nine small ones read
+    # perfectly (2 of 2): pooled per die 28 / 118, scene mean (0.1 + 9 x 1) / 10
+    rows = [errors.SceneRow("crowd", 1, 100, missed=80, misread=10, false=10)]
+    rows += [errors.SceneRow(f"s{i}", 1, 2) for i in range(9)]
+    spread = errors.scene_spread(rows, draws=4000)
+    assert spread["scenes"] == 10
+    assert spread["scene_mean"] == pytest.approx(0.91)
+    low, high = spread["per_die"]
+    assert low < 28 / 118 < high  # the pooled figure lies inside the draws' middle 90 %
+    assert high == 1.0            # draws without the crowd read every die
+    assert low < 0.15             # draws with the crowd twice sink below the pooled figure
+    p_low, p_high = spread["precision"]
+    assert p_low < 38 / 48 < p_high and p_high == 1.0
+    assert errors.scene_spread(rows, draws=4000) == spread  # the same draws each time
+
+
+def test_scene_spread_is_exact_when_every_scene_reads_alike():
+    rows = [errors.SceneRow(f"s{i}", 1, 4, misread=1) for i in range(5)]
+    spread = errors.scene_spread(rows)
+    assert spread["scene_mean"] == 0.75 and spread["per_die"] == (0.75, 0.75)
+    assert spread["precision"] == (1.0, 1.0)
+    lines = errors.spread_lines(rows)
+    assert lines[0] == "per die with each of the 5 scenes weighted equally: 75.0%"
+    assert lines[1].endswith("per die 75.0-75.0%, precision 100.0-100.0%")
+
+
+def test_scene_spread_has_nothing_to_say_without_labelled_dice():
+    assert errors.scene_spread([errors.SceneRow("empty", 1, 0, false=2)]) is None
+    assert errors.spread_lines([]) == []
+
+
 def test_sheets_and_json_lines_show_each_error(tmp_path):
     image = np.full((600, 600, 3), 200, np.uint8)
     found = errors_in("a.jpg", "a", LABELS, READS) * 20  # 60 errors: two sheets of misreads
@@ -109,6 +141,7 @@ def test_the_benchmark_writes_the_errors_of_real_photos(tmp_path, capsys):
     assert pips.main(["--folder", "byler-train", "--split", "val", "--no-classic", "--errors", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "scenes with the most errors" in out
+    assert "scenes weighted equally" in out and "scenes drawn again at random" in out
     lines = (tmp_path / "byler-train.errors.jsonl").read_text().splitlines()
     assert lines, "the val tray photos have a few errors (97.7 % per die)"
     kinds = {json.loads(line)["kind"] for line in lines}

@@ -11,8 +11,10 @@ median and p95 milliseconds per photo (reading only, decoded image in memory, on
 thread; CPU time, which is what one free core would take, and wall time, which other
 programs on the machine inflate), peak memory, the whole-process time (start-up, model
 loading, decoding, reading),
-the confusion matrix, the reliability table of the confidences, and the scenes (a photo
-and its augmented copies) holding the learned reader's most errors.
+the confusion matrix, the reliability table of the confidences, the scenes (a photo
+and its augmented copies) holding the learned reader's most errors, and how far the
+per-die and precision figures move when the scenes are drawn again at random
+(``errors.scene_spread``).
 
 Each reader runs in its own child process (so start-up time and peak memory are its own).
 Counting is exactly /work/shared/tools/score_reads.py's; ``--json DIR`` writes the reads as
@@ -177,7 +179,7 @@ def print_folder(folder: str, split: str, results: dict) -> None:
         print(f"  {label:>11} {n:6d} {pct(right):>7}")
     if "scenes" in learned:
         print(f"\nscenes with the most errors ({names[0]}; a scene is a photo and its augmented copies)")
-        for line in read_errors.scene_lines(learned["scenes"]):
+        for line in read_errors.scene_lines(learned["scenes"]) + read_errors.spread_lines(learned["scenes"]):
             print("  " + line)
 
 
