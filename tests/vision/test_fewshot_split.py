@@ -44,3 +44,26 @@ def test_train_reading_leaves_out_every_copy_of_a_teaching_photo(folder):
 def test_an_unknown_reading_side_is_refused(folder):
     with pytest.raises(ValueError, match="held-out, train"):
         split_photos(folder, shots=2, seed=0, read="everything")
+
+
+class _ReadsSixAsFive:
+    """A taught model that reads every die right except a 6, which it reads as a 5."""
+
+    def __init__(self, faces):
+        self.faces = iter(faces)  # the labelled face of each crop it will be shown, in order
+
+    def classify(self, crop):
+        face = next(self.faces)
+        return ("5" if face == "6" else face), 0.95
+
+
+def test_crop_accuracy_counts_dice_and_misreads_per_scene(folder):
+    from vision.bench import fewshot
+    _, _, tests = split_photos(folder, shots=2, seed=0)
+    # the crops come in label order: faces 1..6 per photo
+    model = _ReadsSixAsFive([str(face) for _ in tests for face in range(1, 7)])
+    result = fewshot.crop_accuracy(folder, model, tests)
+    assert result["dice"] == 6 * len(tests) and result["acc"] == pytest.approx(5 / 6)
+    rows = result["scenes"]
+    assert len(rows) == len(tests) // 2  # two augmented copies make one scene
+    assert all((r.photos, r.dice, r.misread, r.right) == (2, 12, 2, 10) for r in rows)

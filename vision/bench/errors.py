@@ -138,15 +138,16 @@ def scene_spread(rows: list[SceneRow], draws: int = 2000, level: float = 0.9,
             "precision": tuple(float(v) for v in np.percentile(precision, [tail, 100 - tail]))}
 
 
-def spread_lines(rows: list[SceneRow]) -> list[str]:
-    """The report's lines for ``scene_spread``."""
+def spread_lines(rows: list[SceneRow], precision: bool = True) -> list[str]:
+    """The report's lines for ``scene_spread`` (``precision``: False where every die was
+    read from its labelled box, so there are no false finds to count)."""
     s = scene_spread(rows)
     if s is None:
         return []
     span = lambda lo_hi: f"{100 * lo_hi[0]:.1f}-{100 * lo_hi[1]:.1f}%"
     return [f"per die with each of the {s['scenes']} scenes weighted equally: {100 * s['scene_mean']:.1f}%",
             f"scenes drawn again at random ({s['draws']} draws), middle {100 * s['level']:.0f}%: "
-            f"per die {span(s['per_die'])}, precision {span(s['precision'])}"]
+            f"per die {span(s['per_die'])}" + (f", precision {span(s['precision'])}" if precision else "")]
 
 
 def _rect(image: np.ndarray, d: dict, colour, thickness: int) -> None:

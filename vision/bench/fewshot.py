@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision import taught
+from vision.bench.errors import SceneRow, spread_lines
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "d6-real"
 
@@ -92,13 +93,22 @@ def split_photos(folder: Path, shots: int, seed: int, read: str = "held-out"):
 
 
 def crop_accuracy(folder: Path, model, tests, threshold=0.9):
+    """The taught model on every labelled die's ground-truth box of the ``tests`` photos:
+    accuracy, how many reads are >= ``threshold`` sure and how many of those are wrong, the
+    commonest confusions, and per scene (a photo and its augmented copies) the dice and
+    misreads, for ``errors.scene_spread``."""
     n = correct = confident = confident_wrong = 0
     confusion = defaultdict(int)
+    scenes: dict[str, SceneRow] = {}
     for stem in tests:
         image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
+        row = scenes.setdefault(photo_group(stem), SceneRow(photo_group(stem)))
+        row.photos += 1
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
             got, conf = model.classify(taught.face_crop(image, x, y, w, h))
             n += 1
+            row.dice += 1
+            row.misread += got != face
             correct += got == face
             if conf >= threshold:
                 confident += 1
@@ -107,7 +117,8 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
                 confusion[f"{face}->{got}"] += 1
     return {"dice": n, "acc": correct / max(n, 1), "confident": confident / max(n, 1),
             "confident_err": confident_wrong / max(confident, 1),
-            "top_confusions": sorted(confusion.items(), key=lambda kv: -kv[1])[:4]}
+            "top_confusions": sorted(confusion.items(), key=lambda kv: -kv[1])[:4],
+            "scenes": list(scenes.values())}
 
 
 def finder_or_none():
@@ -160,6 +171,8 @@ def real_figures(data: Path, shots: int, seeds: int, use_finder: bool, read: str
                   f"accuracy {res['acc']:.1%}; conf>=0.9 on {res['confident']:.1%} "
                   f"with {res['confident_err']:.1%} wrong; confusions {res['top_confusions']}",
                   flush=True)
+            for line in spread_lines(res["scenes"], precision=False):
+                print(f"  ground-truth boxes, {line}", flush=True)
             if finder is not None:
                 tally = detector_accuracy(folder, model, tests, finder)
                 n_conf, share = tally.confident()
