@@ -30,13 +30,9 @@ import numpy as np
 
 from vision import taught
 from vision.bench.errors import SceneRow, spread_lines
+from vision.training.split import group_of, side_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "d6-real"
-
-
-def photo_group(stem: str) -> str:
-    """Augmented copies (Roboflow: NAME_jpg.rf.HASH) share a group."""
-    return stem.split(".rf.")[0] if ".rf." in stem else stem
 
 
 def load_labels(folder: Path, stem: str, width: int, height: int) -> list[tuple[str, float, float, float, float]]:
@@ -63,11 +59,10 @@ def split_photos(folder: Path, shots: int, seed: int, read: str = "held-out"):
     (``read="train"``, other copies of a teaching photo left out too)."""
     if read not in READ_SIDES:
         raise ValueError(f"read={read!r}: expected one of {', '.join(READ_SIDES)}")
-    from vision.training.split import side_of
     stems = sorted(p.stem for p in (folder / "images").glob("*.jpg"))
     groups = defaultdict(list)
     for stem in stems:
-        groups[photo_group(stem)].append(stem)
+        groups[group_of(stem)].append(stem)
     order = sorted(g for g in groups if side_of(g) == "train")
     random.Random(seed).shuffle(order)
     examples: dict[str, list[np.ndarray]] = {str(f): [] for f in range(1, 7)}
@@ -97,24 +92,25 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
     accuracy, how many reads are >= ``threshold`` sure and how many of those are wrong, the
     commonest confusions, and per scene (a photo and its augmented copies) the dice and
     misreads, for ``errors.scene_spread``."""
-    n = correct = confident = confident_wrong = 0
+    confident = confident_wrong = 0
     confusion = defaultdict(int)
     scenes: dict[str, SceneRow] = {}
     for stem in tests:
         image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
-        row = scenes.setdefault(photo_group(stem), SceneRow(photo_group(stem)))
+        scene = group_of(stem)
+        row = scenes.setdefault(scene, SceneRow(scene))
         row.photos += 1
         for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
             got, conf = model.classify(taught.face_crop(image, x, y, w, h))
-            n += 1
             row.dice += 1
             row.misread += got != face
-            correct += got == face
             if conf >= threshold:
                 confident += 1
                 confident_wrong += got != face
             if got != face:
                 confusion[f"{face}->{got}"] += 1
+    n = sum(r.dice for r in scenes.values())
+    correct = sum(r.right for r in scenes.values())
     return {"dice": n, "acc": correct / max(n, 1), "confident": confident / max(n, 1),
             "confident_err": confident_wrong / max(confident, 1),
             "top_confusions": sorted(confusion.items(), key=lambda kv: -kv[1])[:4],
