@@ -67,3 +67,32 @@ def test_crop_accuracy_counts_dice_and_misreads_per_scene(folder):
     rows = result["scenes"]
     assert len(rows) == len(tests) // 2  # two augmented copies make one scene
     assert all((r.photos, r.dice, r.misread, r.right) == (2, 12, 2, 10) for r in rows)
+
+
+class _PipReaderReadingSixAsFive:
+    """Stands in for vision.pips.PipReader: face logits that read every die right except a
+    6, which they read as a 5 (the labelled faces come in the order the crops are cut)."""
+
+    temperature = 1.0
+
+    def __init__(self, faces):
+        self.faces = iter(faces)
+
+    def crops(self, image, finds):
+        return [None] * len(finds)
+
+    def logits(self, crops):
+        out = np.zeros((len(crops), 7))
+        for row in out:
+            face = int(next(self.faces))
+            row[(5 if face == 6 else face) - 1] = 10.0
+        return out
+
+
+def test_the_pip_reader_reference_counts_dice_and_misreads_per_scene(folder):
+    from vision.bench import fewshot
+    _, _, tests = split_photos(folder, shots=2, seed=0)
+    reader = _PipReaderReadingSixAsFive([str(face) for _ in tests for face in range(1, 7)])
+    rows = fewshot.pip_reader_accuracy(folder, tests, reader)
+    assert len(rows) == len(tests) // 2
+    assert all((r.photos, r.dice, r.misread, r.right) == (2, 12, 2, 10) for r in rows)

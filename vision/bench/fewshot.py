@@ -13,6 +13,9 @@
     ``--read train`` reads the 'train' side's photos that did not teach instead: a larger
     set (about 200 distinct epanemu scenes against 28 on 'val') for trying a matcher
     setting without looking at the held-out photos; the embedding saw those dice unlabelled.
+    Printed first per folder when the held-out photos are read, as a reference and not a
+    few-shot figure: the pip reader's own face network, trained on these faces' labels, on
+    the same ground-truth boxes (``pip_reader_accuracy``).
 (b) synthetic: taught from rendered face crops, reading rendered scenes whose poses and
     lighting were not used for teaching.
 """
@@ -30,6 +33,7 @@ import numpy as np
 
 from vision import taught
 from vision.bench.errors import SceneRow, spread_lines
+from vision.pips import FACES, Find, PipReader, softmax
 from vision.training.split import group_of, side_of
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "d6-real"
@@ -117,6 +121,28 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
             "scenes": list(scenes.values())}
 
 
+def pip_reader_accuracy(folder: Path, tests, reader) -> list[SceneRow]:
+    """A reference for the real few-shot figures, not one of them: the pip reader's own face
+    network (``vision.pips``, which learnt these dice's faces from the labels of the 'train'
+    side) reading every labelled die of the ``tests`` photos from the same ground-truth boxes;
+    per scene, the dice and misreads. A reader taught from 8 examples per face is measured
+    against what full supervision reaches on the same dice."""
+    scenes: dict[str, SceneRow] = {}
+    for stem in tests:
+        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
+        row = scenes.setdefault(group_of(stem), SceneRow(group_of(stem)))
+        row.photos += 1
+        labels = load_labels(folder, stem, image.shape[1], image.shape[0])
+        if not labels:
+            continue
+        finds = [Find(x, y, w, h, 1.0) for _, x, y, w, h in labels]
+        probs = softmax(reader.logits(reader.crops(image, finds)), reader.temperature)
+        read = [FACES[k] for k in np.argmax(probs[:, :6], axis=1)]
+        row.dice += len(labels)
+        row.misread += sum(got != face for got, (face, *_) in zip(read, labels))
+    return list(scenes.values())
+
+
 def finder_or_none():
     """The pip reader's die finder (finds dice whatever their faces), or None if not installed."""
     try:
@@ -148,8 +174,20 @@ def real_figures(data: Path, shots: int, seeds: int, use_finder: bool, read: str
               "was trained on those photos)")
         use_finder = False
     finder = finder_or_none() if use_finder else None
+    pip_reader = None
+    if read == "held-out":  # on the 'train' side the pip reader learnt the very dice it would read
+        pip_reader = PipReader()
     for folder in sorted(p for p in data.iterdir() if (p / "images").is_dir()):
         accs, per_die = [], []
+        if pip_reader is not None:
+            rows = pip_reader_accuracy(folder, split_photos(folder, shots, 0, read)[2], pip_reader)
+            total = sum(r.dice for r in rows)
+            print(f"real {folder.name}: reference, not a few-shot figure: the pip reader's face "
+                  f"network, which learnt these dice from the 'train' side's labels, reads "
+                  f"{sum(r.right for r in rows) / max(total, 1):.1%} of the same {total} "
+                  f"ground-truth boxes", flush=True)
+            for line in spread_lines(rows, precision=False):
+                print(f"  reference, {line}", flush=True)
         for seed in range(seeds):
             t0 = time.perf_counter()
             examples, n_teach, tests = split_photos(folder, shots, seed, read)
