@@ -866,7 +866,8 @@ def best_scoring(faces: Sequence[str], rules: Rules = Rules(), *, character: str
         choices = []
         for k in range(0, copies + 1):
             choices.extend(itertools.combinations_with_replacement(variants, k))
-        options.append(sorted(set(choices), key=len))
+        # dict.fromkeys, not set: the order of equally good uses must not follow string hashing
+        options.append(sorted(dict.fromkeys(choices), key=len))
     best: tuple[tuple[int, int, int, int], Scoring] | None = None
     for combo in itertools.product(*options):
         chosen = [u for group in combo for u in group]

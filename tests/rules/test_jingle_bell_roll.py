@@ -581,3 +581,21 @@ def test_best_scoring_with_a_big_hand_is_quick():
     r = best_scoring(dice("LIST LIST LIST GIFT BELL COOKIE STOCKING"), character="Tree Larson",
                      cards=sorted(GIFT_CARDS))
     assert r.points > 0 and time.perf_counter() - start < 10   # one of every card; generous bound
+
+
+def test_best_scoring_picks_the_same_use_in_every_process():
+    # MILK and LIST are both spare here: Stocking Stuffer on either scores 7. Which one is
+    # suggested must not depend on Python's per-process string hashing (PYTHONHASHSEED).
+    import os
+    import subprocess
+    import sys
+    script = ("from rules.jingle_bell_roll import best_scoring\n"
+              "r = best_scoring('MILK MILK COOKIE LIST STOCKING BELL BELL'.split(), cards=['Stocking Stuffer'])\n"
+              "print(r.points, [u.label for u in r.uses])\n")
+    answers = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                             check=True).stdout
+        answers.add(out)
+    assert len(answers) == 1, answers
