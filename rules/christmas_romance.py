@@ -67,6 +67,7 @@ ROMANCE_LOCATIONS = 4
 MELT_DICE = 3
 DEFAULT_ELEMENT_LOCATIONS = 3   # ASSUMPTION: the rulebook does not say
 DECK_SIZES = {"solo": (6, 5), "other": (21, 24)}   # (Christmas romance, movie elements)
+MAX_SIDES = 7           # seven stage cards of each stage, one of each per player or couple
 
 Cell = tuple[int, int]
 
@@ -299,11 +300,13 @@ def setup(options: Mapping[str, Any]) -> State:
             or len(set(players)) != len(players or [])):
         raise RuleError("\"players\": expected a list of different player names")
     count = len(players)
-    wanted = {"solo": (1, 1), "coop": (2, 2), "couples": (4, 16), "multiplayer": (2, 8)}[mode]
+    wanted = {"solo": (1, 1), "coop": (2, 2), "couples": (4, 2 * MAX_SIDES), "multiplayer": (2, MAX_SIDES)}[mode]
     if not wanted[0] <= count <= wanted[1] or (mode == "couples" and count % 2):
-        need = "an even number of players, 4 to 16" if mode == "couples" else (
+        need = f"an even number of players, 4 to {2 * MAX_SIDES}" if mode == "couples" else (
             f"{wanted[0]}" if wanted[0] == wanted[1] else f"{wanted[0]} to {wanted[1]}") + " players"
-        raise RuleError(f"{mode} mode needs {need}, got {count}")
+        why = (f" (the box has {MAX_SIDES} stage cards of each stage, one set per "
+               f"{'couple' if mode == 'couples' else 'player'})" if count > wanted[1] > 2 else "")
+        raise RuleError(f"{mode} mode needs {need}, got {count}{why}")
     faces = options.get("faces", list(FACE_SETS["christmas-romance"]))
     if (not isinstance(faces, list) or len(faces) != 6 or len(set(faces)) != 6
             or not all(isinstance(f, str) and f and " " not in f and f not in (UNMARKED, ".") for f in faces)):
@@ -972,7 +975,7 @@ GAME = Game(
     name=GAME_NAME,
     title="Another Christmas Romance Movie",
     min_players=1,
-    max_players=16,
+    max_players=2 * MAX_SIDES,
     dice="christmas-romance",
     setup=setup,
     apply=apply,

@@ -102,6 +102,18 @@ def test_bad_setups_are_explained(options, message):
         Session(GAME, options)
 
 
+@pytest.mark.parametrize("mode, players, message", [
+    ("multiplayer", 8, "multiplayer mode needs 2 to 7 players, got 8"),
+    ("couples", 16, "couples mode needs an even number of players, 4 to 14, got 16"),
+])
+def test_at_most_seven_sides_one_stage_card_of_each_stage_per_side(mode, players, message):
+    # [Stage Cards] seven cards of each stage; [Player Setup] each player (couple) gets one of each
+    assert len(new(mode, players=[f"P{i}" for i in range(players - 1 - (mode == "couples"))]).state.sides) == 7
+    with pytest.raises(RuleError, match=message):
+        new(mode, players=[f"P{i}" for i in range(players)])
+    assert GAME.max_players == 14
+
+
 def test_faces_can_be_renamed_snowflake_first():
     s = new("solo", faces=["FLAKE", "TREE", "MUG", "SLED", "GIFT", "STAR"])
     play(s, {"type": "declare", "use": "none"}, {"type": "roll", "faces": ["tree", "MUG", "3"]})
