@@ -67,6 +67,8 @@ ROMANCE_LOCATIONS = 4
 MELT_DICE = 3
 DEFAULT_ELEMENT_LOCATIONS = 3   # ASSUMPTION: the rulebook does not say
 DECK_SIZES = {"solo": (6, 5), "other": (21, 24)}   # (Christmas romance, movie elements)
+OPTION_KEYS = ("mode", "players", "faces", "love_interests", "stage_cards", "romance_cards", "element_cards",
+               "fate_dice", "melts", "element_locations")
 MAX_SIDES = 7           # seven stage cards of each stage, one of each per player or couple
 
 Cell = tuple[int, int]
@@ -183,11 +185,16 @@ class State:
 
 def _card(spec: Any, kind: str, where: str, faces: tuple[str, ...], stage: int = 0,
           element_locations: int = DEFAULT_ELEMENT_LOCATIONS) -> Card:
-    """A card from a setup spec: a title string, or {"title", "text", "reward", "needs", "layout"}."""
+    """A card from a setup spec: a title string, or {"title", "text", "layout"} (+ "reward" for romance)."""
     if isinstance(spec, str):
         spec = {"title": spec}
     if not isinstance(spec, Mapping):
         raise RuleError(f"{where}: expected a card title or an object with title/text/reward/layout")
+    keys = ("title", "text", "reward", "layout") if kind == "romance" else ("title", "text", "layout")
+    unknown = sorted(set(spec) - set(keys))
+    if unknown:
+        raise RuleError(f"{where}: unknown key(s) {', '.join(unknown)}; a {kind} card takes {', '.join(keys)} "
+                        "(the dice it needs come from its layout)")
     layout = None
     if spec.get("layout") is not None:
         if not isinstance(spec["layout"], str):
@@ -234,6 +241,14 @@ def _deck(options: Mapping[str, Any], key: str, kind: str, size: int, faces, ele
         raise RuleError(f"setup \"{key}\": expected a non-empty list of cards in deck order")
     return tuple(_card(spec, kind, f"setup {key}[{n}]", faces, element_locations=element_locations)
                  for n, spec in enumerate(specs, start=1))
+
+
+def _check_side_keys(table: Mapping[str, Any], key: str, valid: list[str]) -> None:
+    """A per-player (or per-couple) setup table must not name anyone who is not at the table."""
+    unknown = [name for name in table if name not in valid]
+    if unknown:
+        raise RuleError(f"\"{key}\": {unknown[0]!r} is not at the table; expected one of "
+                        f"{', '.join(dict.fromkeys(valid))}")
 
 
 def _stage_cards(options: Mapping[str, Any], side: str, faces) -> tuple[Card, ...]:
@@ -291,6 +306,9 @@ def setup(options: Mapping[str, Any]) -> State:
     ``romance_cards``, ``element_cards`` (titles or objects, optionally with ``layout`` text);
     ``fate_dice`` (10); ``melts`` (solo only by default); ``element_locations`` (3).
     """
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(OPTION_KEYS)}")
     mode = options.get("mode", "multiplayer")
     if mode not in MODES:
         raise RuleError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
@@ -322,6 +340,9 @@ def setup(options: Mapping[str, Any]) -> State:
     love = options.get("love_interests", {})
     if not isinstance(love, Mapping):
         raise RuleError("\"love_interests\": expected {player or couple: [star, headliner]}")
+    _check_side_keys(love, "love_interests", names + [g[0] for g in groups])
+    if isinstance(options.get("stage_cards"), Mapping):
+        _check_side_keys(options["stage_cards"], "stage_cards", names)
     sides = []
     for group, name in zip(groups, names):
         pair = love.get(name) or love.get(group[0]) or ["the star love interest", "the headliner love interest"]

@@ -114,6 +114,21 @@ def test_at_most_seven_sides_one_stage_card_of_each_stage_per_side(mode, players
     assert GAME.max_players == 14
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"mode": "solo", "fate_die": 5}, r"unknown setup option\(s\) fate_die; valid: .*fate_dice"),
+    ({"mode": "couples", "players": ["Ann", "Al", "Bea", "Bob"], "stage_cards": {"Ann": [{}] * 5}},
+     "stage_cards.*'Ann'.*Ann & Al, Bea & Bob"),
+    ({"mode": "multiplayer", "players": ["Ann", "Ben"], "love_interests": {"Cat": ["Nick", "Holly"]}},
+     "love_interests.*'Cat'"),
+    ({"mode": "solo", "stage_cards": [{"title": "meet cute", "needs": 6}, {}, {}, {}, {}]},
+     r"stage_cards stage 1: unknown key\(s\) needs"),
+])
+def test_setup_options_that_would_be_ignored_are_refused(options, message):
+    # a misspelt option must not silently fall back to a default (10 fate dice instead of 5)
+    with pytest.raises(RuleError, match=message):
+        Session(GAME, options)
+
+
 def test_faces_can_be_renamed_snowflake_first():
     s = new("solo", faces=["FLAKE", "TREE", "MUG", "SLED", "GIFT", "STAR"])
     play(s, {"type": "declare", "use": "none"}, {"type": "roll", "faces": ["tree", "MUG", "3"]})
