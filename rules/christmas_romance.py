@@ -711,6 +711,9 @@ def _place(state: State, event) -> State:
             raise RuleError("this die completes the Christmas romance card: add \"reward\": the number of "
                             "deferred dice in its top left corner")
         card = replace(card, reward=reward)
+    elif "reward" in event and event["reward"] != card.reward:
+        raise RuleError(f"{card.title}: its reward is {card.reward} deferred dice (setup or layout), not "
+                        f"{event['reward']!r}; leave out \"reward\" or correct the card")
     state = _with_side(state, index, romance=card)
     deck = state.romance_deck
     state = replace(state, romances=_set(state.romances, slot, deck[0] if deck else None), romance_deck=deck[1:])

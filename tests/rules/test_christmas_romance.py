@@ -283,6 +283,19 @@ def test_reward_example_2_everyone_on_the_same_stage_all_but_the_completer_get_i
     assert [side.deferred for side in s.state.sides] == [0, 3, 3]
 
 
+def test_a_reward_that_contradicts_the_cards_known_reward_is_refused():
+    # the card's reward is known (setup or layout): a different "reward" in the event is a misreading
+    s = new(players=["Ann", "Ben"], romance_cards=[{"title": "skating", "reward": 2}, "caroling"])
+    near_complete_romance(s, reward=2)
+    play(s, {"type": "declare"}, {"type": "roll", "faces": [F2, F3, F4]})
+    before = s.state
+    with pytest.raises(RuleError, match="reward is 2 deferred dice"):
+        s.play({"type": "place", "card": "romance", "faces": [F3], "reward": 3})
+    assert s.state is before
+    s.play({"type": "place", "card": "romance", "faces": [F3], "reward": 2})
+    assert s.state.sides[1].deferred == 2
+
+
 def test_rewarded_sides_rule_directly():
     assert cr.rewarded_sides([3, 4, 3, 3], completer=0) == [2, 3]
     assert cr.rewarded_sides([2, 2, 2], completer=1) == [0, 2]
