@@ -10,7 +10,7 @@
 #   body    a JSON object (ASCII only; non-ASCII characters are \\u escapes)
 #   crc     CRC-16/CCITT-FALSE of every byte before the '*', four upper-case hex digits
 #
-# e.g.  DW1 7 status {"light":"moving","bar":2,"sound":null}*5A1C
+# e.g.  DW1 7 status {"light":"moving","bar":2,"sound":null}*7285
 #
 # Runs unchanged under CPython and MicroPython: no dataclasses, no annotations, no f-strings
 # with conversions, only json from the standard library.
