@@ -28,6 +28,8 @@ LIGHTS = ("waiting", "moving", "read-ok", "attention", "fault", "off")
 SOUNDS = ("seven-bells", "error", "attention", "scored", "game-over")
 BUTTONS = ("score", "undo", "next", "push")
 SCREEN_KINDS = ("roll", "scoreboard", "prompt", "error", "menu", "fault", "sleep")
+DIE_MARKS = "kfl"        # a screen die's marks: any of these letters, e.g. "" or "kl"
+DIE_MARKS_HELP = "k (kept), f (flagged), l (locked)"
 
 # field types: "str", "int", "bool", "strs" (list of str), "rows" (list of lists of str),
 # "dice" (list of [face, marks]), a leading "?" means the value may also be null.
@@ -122,6 +124,13 @@ def _check_type(kind, name, value, spec):
         names = {"str": "text", "int": "a whole number", "bool": "true or false", "strs": "a list of text",
                  "rows": "a list of rows of text", "dice": "a list of [face, marks]"}
         raise ProtocolError("%s.%s: expected %s" % (kind, name, names.get(spec, spec)))
+    if spec == "dice":
+        for index in range(len(value)):
+            marks = value[index][1]
+            for ch in marks:
+                if ch not in DIE_MARKS:
+                    raise ProtocolError("%s.%s: die %d marks %s: expected letters from %s" % (
+                        kind, name, index + 1, repr(marks), DIE_MARKS_HELP))
     choices = CHOICES.get((kind, name))
     if choices is not None and value not in choices:
         raise ProtocolError("%s.%s: expected one of %s" % (kind, name, ", ".join(str(c) for c in choices)))

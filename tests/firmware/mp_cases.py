@@ -100,6 +100,26 @@ def case_decode_errors_say_what_was_expected():
     assert err.seq == 42
 
 
+def case_dice_marks_outside_k_f_l_are_refused():
+    def signed(head):
+        return head + b"*" + ("%04X" % protocol.crc16(head)).encode()
+
+    good = signed(b'DW1 4 screen {"kind":"roll","title":"t","dice":[["BELL","kl"],["MILK",""],["GIFT","f"]]}')
+    assert protocol.decode(good)[2]["dice"][0] == ["BELL", "kl"]
+    for marks in ("x", "K", "k f", "kept"):
+        body = '{"kind":"roll","title":"t","dice":[["BELL","k"],["MILK","%s"]]}' % marks
+        err = raises(protocol.ProtocolError, protocol.decode, signed(b"DW1 4 screen " + body.encode()))
+        assert err.seq == 4
+        assert "screen.dice" in err.reason and "die 2" in err.reason and repr(marks) in err.reason, err.reason
+        assert "k (kept), f (flagged), l (locked)" in err.reason, err.reason
+    app = PanelApp(0)
+    app.take_screen()
+    body = '{"kind":"roll","title":"t","dice":[["BELL","z"]]}'
+    replies = decoded(app.receive(signed(b"DW1 5 screen " + body.encode()) + b"\n", 1))
+    assert [r[1] for r in replies] == ["error"] and "die 1" in replies[0][2]["reason"]
+    assert app.take_screen() is None                   # nothing half-shown
+
+
 def case_encode_refuses_too_long_and_unknown():
     raises(protocol.ProtocolError, protocol.encode, 1, "screen",
            {"kind": "prompt", "title": "x" * protocol.MAX_LINE})
