@@ -367,13 +367,21 @@ class InkyPanel:
 
     def update(self, image: Image.Image, box=None, label: str = "") -> None:
         colour = getattr(self.inky, "colour", "")
-        if colour in ("red", "yellow"):      # pHAT / wHAT: palette indexes white 0, black 1, red 2
-            self.inky.set_image(image)
-        elif colour == "black":              # black/white panels: red becomes black
-            self.inky.set_image(image.point(lambda i: BLACK if i == RED else i))
-        else:                                # Impression (7 colours): inky maps RGB to its palette
-            self.inky.set_image(image.convert("RGB"))
-        self.inky.show()
+        try:
+            if colour in ("red", "yellow"):      # pHAT / wHAT: palette indexes white 0, black 1, red 2
+                self.inky.set_image(image)
+            elif colour == "black":              # black/white panels: red becomes black
+                self.inky.set_image(image.point(lambda i: BLACK if i == RED else i))
+            else:                                # Impression (7 colours): inky maps RGB to its palette
+                self.inky.set_image(image.convert("RGB"))
+            self.inky.show()
+        except SystemExit as exc:
+            # inky 2.x checks its pins on the first show() and, when one is taken (SPI's CE0 without
+            # the overlay, or one of ours), raises SystemExit: silent in a worker thread, the end
+            # of the program at shutdown. Make it an ordinary, explained failure.
+            raise RuntimeError(f"the Inky HAT cannot have its pins ({exc}); add dtoverlay=spi0-0cs to "
+                               "/boot/firmware/config.txt and reboot (hardware/README.md, step 2), and check "
+                               "`dicewatch pins`") from None
 
     def sleep(self) -> None:
         # An e-ink panel keeps its picture without power; inky powers the panel down after show().

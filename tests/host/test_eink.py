@@ -166,3 +166,34 @@ def test_a_slow_panel_refreshes_in_the_background(tmp_path):
     release.set()
     screen.close()                             # waits for the refresh, then shows the newest screen
     assert [p.name.split("-")[2] for p in panel.written] == ["roll", "error"] and panel.asleep
+
+
+class _InkyRefusingItsPins:
+    """What inky 2.x does on show() when a pin it needs is taken (no dtoverlay=spi0-0cs): its
+    pin check (gpiodevice) raises SystemExit("Woah there, some pins we need are in use! ...")."""
+
+    colour, width, height = "red", 250, 122
+    WHITE = 0
+
+    def set_image(self, image):
+        pass
+
+    def show(self):
+        raise SystemExit("Woah there, some pins we need are in use!\n"
+                         "  \u26a0\ufe0f   Chip Select: (line 8, GPIO8) currently claimed by spi0 CS0")
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_an_inky_that_cannot_get_its_pins_is_reported_and_does_not_end_the_program(caplog, background):
+    from host.eink import InkyPanel
+
+    panel = InkyPanel.__new__(InkyPanel)      # no HAT here: the library's driver object stood in for
+    panel.inky, panel.size = _InkyRefusingItsPins(), (250, 122)
+    screen = EinkScreen(panel, min_interval=0, background=background)
+    with caplog.at_level("WARNING", logger="host.eink"):
+        screen.show(SCREENS[0])               # the refresh in the loop (a worker thread on the box)
+        screen.show(SCREENS[7])
+        screen.close()                        # the last refresh at SIGTERM: must not exit the program
+    warned = [r.getMessage() for r in caplog.records if "e-ink update failed" in r.getMessage()]
+    assert warned, "the failed refresh was not reported"
+    assert all("dtoverlay=spi0-0cs" in message and "Chip Select" in message for message in warned)
