@@ -338,7 +338,9 @@ class PngPanel:
 class InkyPanel:
     """A Pimoroni Inky pHAT / wHAT / Impression on the SPI header (Raspberry Pi only).
 
-    Fit the HAT on the GPIO header and enable SPI (``sudo raspi-config nonint do_spi 0``).
+    Fit the HAT on the GPIO header, enable SPI and I2C (``sudo raspi-config nonint do_spi 0``,
+    ``do_i2c 0``) and add ``dtoverlay=spi0-0cs`` to ``/boot/firmware/config.txt`` (inky drives
+    the chip select itself), then reboot.
     The HAT identifies itself through its EEPROM; ``inky`` (``pip install inky``, the
     ``[pi]`` extra) is imported only here. Inky's panels have no partial refresh, so every
     update is a full one (~15 s on red pHAT/wHAT panels, ~30 s on an Impression); the

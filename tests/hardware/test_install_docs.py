@@ -1,0 +1,26 @@
+"""Every guide that sets a Pi up for the Inky e-ink HAT gives the same steps: inky 2.x drives the
+SPI chip select itself and refuses to start ("Woah there, some pins we need are in use! Chip
+Select: (line 8, GPIO8) currently claimed by spi0 CS0") unless dtoverlay=spi0-0cs frees it."""
+from __future__ import annotations
+
+from host.eink import InkyPanel
+from host.paths import PROJECT_ROOT
+
+
+def section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return text[start:end if end >= 0 else len(text)]
+
+
+def test_every_inky_setup_guide_frees_the_spi_chip_select():
+    guides = {
+        "README.md, Install on a Raspberry Pi": section((PROJECT_ROOT / "README.md").read_text(encoding="utf-8"),
+                                                        "## Install on a Raspberry Pi"),
+        "hardware/README.md, Assemble the Pi box": section(
+            (PROJECT_ROOT / "hardware" / "README.md").read_text(encoding="utf-8"), "## 2. Assemble the Pi box"),
+        "host.eink.InkyPanel docstring": InkyPanel.__doc__,
+    }
+    for where, text in guides.items():
+        assert "SPI" in text, where
+        assert "dtoverlay=spi0-0cs" in text, f"{where} enables SPI for the Inky but not dtoverlay=spi0-0cs"
