@@ -17,8 +17,8 @@ The parts (all 3.3 V logic; see hardware/ for the full wiring diagram):
 * :class:`ShiftRegisterBar` / :class:`RollBar`: a 10-segment LED bar graph, one 220 ohm
   resistor per segment, through two 74HC595s (3 GPIOs, the default when an e-ink HAT
   is fitted) or straight on 10 GPIOs.
-* :class:`TableBuzzer`: an active 3.3 V buzzer (through an NPN transistor if it draws
-  more than ~10 mA).
+* :class:`TableBuzzer`: an active 5 V buzzer switched by an NPN transistor (1 kohm base
+  resistor, 1N4148 across the buzzer).
 * :class:`TableControls`: Score, Undo and Next push buttons and a rotary encoder with a
   push switch (KY-040 style), all to ground with the Pi's internal pull-ups.
 """
@@ -210,15 +210,16 @@ BUZZER_PATTERNS: dict[str, tuple[float, float, int]] = {
 class TableBuzzer(Buzzer):
     """An active buzzer that plays the box's few sounds.
 
-    Wire the buzzer's + leg to a GPIO pin and its - leg to ground (a small 3.3 V active
-    buzzer draws under 10 mA; a louder one goes through an NPN transistor with a 1 kohm
-    base resistor). Patterns: ``seven-bells`` (an instant win), ``error``, ``attention``,
-    ``scored``, ``game-over``.
+    An active (self-oscillating) 5 V buzzer draws more than a GPIO pin may give, so an NPN
+    transistor (2N2222A, BC337) switches it: the GPIO pin through a 1 kohm resistor to the
+    base, the emitter to ground, the buzzer's + leg to 5 V and its - leg to the collector,
+    and a 1N4148 diode across the buzzer (stripe towards 5 V). Patterns: ``seven-bells``
+    (an instant win), ``error``, ``attention``, ``scored``, ``game-over``.
 
     >>> buzzer = TableBuzzer(9)            # doctest: +SKIP
     >>> buzzer.play("seven-bells")         # doctest: +SKIP
 
-    :param pin: the GPIO (BCM) pin of the + leg.
+    :param pin: the GPIO (BCM) pin wired to the transistor's base resistor.
     :param active_high: False if the buzzer sounds when the pin is low.
     :param pin_factory: gpiozero pin factory (tests pass a ``MockFactory``).
     """
