@@ -190,6 +190,10 @@ def _roll_bar(reader: _Reader) -> BarGraphPins:
         if extra:
             reader.fail(f"[roll_bar] {extra[0]}: only for driver = \"74hc595\"", "roll_bar", extra[0])
         pins = tuple(reader.gpio("roll_bar", "segments", s) for s in segments)
+        length = section.get("length", len(pins))
+        if length != len(pins) or isinstance(length, bool):
+            reader.fail(f"[roll_bar] length: {length!r}, but segments lists {len(pins)} GPIOs; with "
+                        f"driver = \"gpio\" expected length = {len(pins)} or no length", "roll_bar", "length")
         return BarGraphPins("gpio", len(pins), segments=pins)
     for key in ("data", "clock", "latch"):
         if key not in section:

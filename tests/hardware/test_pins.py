@@ -141,3 +141,16 @@ def test_pins_command_reports_a_broken_map(tmp_path, capsys):
     assert main(["pins", "--file", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}:" in err and "DC line" in err and "Traceback" not in err
+
+
+def test_gpio_bar_graph_length_that_disagrees_with_its_segments_is_refused(tmp_path):
+    """driver = "gpio" lights one segment per listed GPIO; a length left over from the
+    74HC595 map (10) with fewer segments listed was dropped without a word."""
+    text = GOOD.replace('driver = "74hc595"', 'driver = "gpio"\nsegments = [14, 15, 7]')
+    for key in ("data = 20", "clock = 21", "latch = 26"):
+        text = text.replace(key, "# " + key)
+    text = text.replace('hat = "inky-impression"', 'hat = "none"')
+    err = error_for(tmp_path, text)
+    assert err.line == _line(text, "length = 10")
+    assert "[roll_bar] length: 10, but segments lists 3 GPIOs" in str(err)
+    assert load_pins(write(tmp_path, text.replace("length = 10", "length = 3"))).roll_bar.length == 3
