@@ -20,3 +20,13 @@ def test_the_buzzer_manual_matches_the_pin_map_and_bom():
     assert "+ leg to a GPIO" not in manual
     summary = " ".join(host.devices.__doc__.split())
     assert "3.3 V buzzer" not in summary and "5 V buzzer" in summary
+
+
+def test_the_bar_graph_resistors_are_the_same_part_in_the_pin_map_and_bom():
+    """Each 74HC595 output needs its own series resistor: an isolated network (BOM.md's
+    8-resistor Bourns 4116R-1) fits, a bussed 9-resistor SIP (common pin) does not."""
+    pins_toml = (PROJECT_ROOT / "hardware" / "pins.toml").read_text(encoding="utf-8")
+    bom = (PROJECT_ROOT / "hardware" / "BOM.md").read_text(encoding="utf-8")
+    assert "one 8-resistor isolated network (Bourns 4116R-1-221LF) + 2" in bom
+    assert "9-resistor network" not in pins_toml
+    assert "8-resistor isolated network + 2" in pins_toml
