@@ -11,6 +11,7 @@ import pkgutil
 import sys
 
 from host import commands
+from host.paths import DataDirError
 
 
 class UsageError(Exception):
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         sub_parser.print_usage(sys.stderr)
         print(f"dicewatch {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except DataDirError as exc:
+        print(f"dicewatch {args.command}: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\ndicewatch: interrupted", file=sys.stderr)
         return 130

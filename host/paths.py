@@ -16,8 +16,12 @@ SYSTEM_DATA = Path("/var/lib/dicewatch")
 SYSTEM_CONFIG = Path("/etc/dicewatch/config.toml")
 
 
+class DataDirError(Exception):
+    """The data directory cannot be made or used; the message says which folder and why."""
+
+
 def data_dir(create: bool = True) -> Path:
-    """The data directory (created on first use)."""
+    """The data directory (created on first use); DataDirError when it cannot be created."""
     env = os.environ.get("DICEWATCH_HOME")
     if env:
         path = Path(env).expanduser()
@@ -27,7 +31,13 @@ def data_dir(create: bool = True) -> Path:
         xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         path = Path(xdg) / "dicewatch"
     if create:
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            origin = " ($DICEWATCH_HOME)" if env else ""
+            why = "it is a file, not a folder" if path.exists() and not path.is_dir() else exc.strerror or exc
+            raise DataDirError(f"the data folder {path}{origin} cannot be used: {why}; "
+                               "expected a folder you can write to") from None
     return path
 
 

@@ -46,3 +46,17 @@ def test_the_cli_keeps_numpy_to_one_thread():
     assert _threads_after_numpy("import vision", env) == 1
     env["OPENBLAS_NUM_THREADS"] = "3"
     assert _threads_after_numpy("import host.cli", env) > 1
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_plainly_not_a_traceback(tmp_path):
+    """$DICEWATCH_HOME naming a file (or anything mkdir refuses): exit 1, the folder and why."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    env = dict(os.environ, DICEWATCH_HOME=str(blocker))
+    for command in (["dice", "list"], ["export", "--list"],
+                    ["run", "--players", "A,B", "--camera", "synthetic", "--display", "none", "--no-gpio"]):
+        result = subprocess.run([sys.executable, "-m", "host.cli", *command], capture_output=True, text=True,
+                                env=env, timeout=120)
+        assert result.returncode == 1, (command, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert f"the data folder {blocker} ($DICEWATCH_HOME) cannot be used: it is a file" in result.stderr
