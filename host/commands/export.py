@@ -90,8 +90,12 @@ def run(args) -> int:
         if not path.exists():
             print(f"no sessions yet in {path}")
             return 0
-        with SessionStore(path) as store:
-            print(format_list(store))
+        try:
+            with SessionStore(path) as store:
+                print(format_list(store))
+        except StoreError as exc:
+            print(f"dicewatch export: {exc}", file=sys.stderr)
+            return 1
         return 0
     if not args.session:
         raise UsageError("give a SESSION id (see 'dicewatch export --list') or 'latest'")

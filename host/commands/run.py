@@ -106,7 +106,10 @@ def open_table(args, doc: dict, config_path: Path | None):
         raise UsageError(f"the table loop plays {', '.join(TABLE_GAMES)} so far; for {game.title} use "
                          "dicewatch place, score and replay")
     players = parse_players(args.players)
-    store = SessionStore(data_dir() / "sessions.db")
+    try:
+        store = SessionStore(data_dir() / "sessions.db")
+    except StoreError as exc:
+        fail(str(exc))
     if args.resume:
         session_id = store.latest(game.name) if args.resume == "latest" else args.resume
         if session_id is not None:

@@ -87,6 +87,17 @@ def test_a_file_that_is_not_a_database(tmp_path):
         SessionStore(bad)
 
 
+def test_run_and_export_list_say_which_sessions_file_is_unusable(dicewatch_home, capsys):
+    """A sessions.db that is not a database: exit 1 with its path, never a StoreError traceback."""
+    bad = dicewatch_home / "sessions.db"
+    bad.write_text("this is not sqlite\n" * 100)
+    for argv in (["export", "--list"],
+                 ["run", "--players", "Ann,Ben", "--camera", "synthetic", "--display", "none", "--no-gpio"]):
+        assert cli.main(argv) == 1, argv
+        err = capsys.readouterr().err
+        assert f"{bad}: not a usable dicewatch sessions database" in err, (argv, err)
+
+
 def test_export_jsonl_is_a_replay_file_and_csv_has_the_whole_journal(store):
     table = store.create(GAME, {"players": ["Ann", "Ben"]})
     table.play(ROLL)
