@@ -205,6 +205,14 @@ class SessionStore:
                              (session_id, seq, kind, json.dumps(entry.body, sort_keys=True), entry.at))
         return entry
 
+    def discard(self, session_id: str) -> bool:
+        """Delete a session that has nothing in its journal (a start-up that failed); True if deleted."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            if self._db.execute("SELECT 1 FROM journal WHERE session_id=?", (session_id,)).fetchone():
+                return False
+            return self._db.execute("DELETE FROM sessions WHERE id=?", (session_id,)).rowcount > 0
+
     def mark_closed(self, session_id: str, closed: bool = True) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")

@@ -93,7 +93,7 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
 
 
 def open_table(args, doc: dict, config_path: Path | None):
-    """The stored session to play: resumed or new. Returns (store, table) or raises SystemExit(1)."""
+    """The stored session to play: resumed or new. Returns (store, table, made now) or raises RunFailed."""
     from host.session_store import SessionStore, StoreError
     from rules import get_game
     from rules.core import RuleError
@@ -122,7 +122,7 @@ def open_table(args, doc: dict, config_path: Path | None):
                 print(f"dicewatch run: resuming session {table.id} with its own players "
                       f"({', '.join(table.session.setup_options['players'])}); --players ignored", file=sys.stderr)
             print(f"dicewatch run: resumed session {table.id} ({len(table.session.events)} events)", file=sys.stderr)
-            return store, table
+            return store, table, False
         if not players:
             store.close()
             fail(f"no unfinished {game.name} game to resume; start one with --players \"Ann,Ben,Cy\"")
@@ -141,7 +141,7 @@ def open_table(args, doc: dict, config_path: Path | None):
         where = f" (check the [{game.name}] table of {config_path})" if config_path and doc.get(game.name) else ""
         fail(f"cannot start {game.title}: {exc}{where}")
     print(f"dicewatch run: new session {table.id}", file=sys.stderr)
-    return store, table
+    return store, table, True
 
 
 class RunFailed(Exception):
@@ -251,16 +251,25 @@ def play(args) -> int:
     except ConfigError as exc:
         fail(str(exc))
     display = make_display(config)  # before the session: a display that cannot work starts no game
-    store, table = open_table(args, doc, config_path)
+    store, table, new = open_table(args, doc, config_path)
+
+    def give_up(message: str):
+        if new:  # the game never started: leave no empty session behind for --resume and export latest
+            store.discard(table.id)
+        store.close()
+        fail(message)
+
     game = table.game
     dice_set = config.dice_set or game.dice or "d6-pips"
-    calibration = load_calibration(config.calibration)
+    try:
+        calibration = load_calibration(config.calibration)
+    except RunFailed as exc:
+        give_up(str(exc))
     try:
         from host.loop import dice_reader
         reader = dice_reader(dice_set, data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
-        store.close()
-        fail(f"cannot read the {dice_set} dice: {exc}")
+        give_up(f"cannot read the {dice_set} dice: {exc}")
 
     presenters = []
     if not args.quiet:
@@ -283,8 +292,7 @@ def play(args) -> int:
     try:
         devices, _ = add_controls(config, loop.post, loop.presenters)
     except ConfigError as exc:
-        store.close()
-        fail(str(exc))
+        give_up(str(exc))
 
     def open_camera():
         from vision.sources import open_source

@@ -98,6 +98,23 @@ def test_run_and_export_list_say_which_sessions_file_is_unusable(dicewatch_home,
         assert f"{bad}: not a usable dicewatch sessions database" in err, (argv, err)
 
 
+def test_a_run_that_fails_to_start_leaves_no_empty_session_for_resume(dicewatch_home, tmp_path, capsys):
+    """A new game whose start-up fails (no such calibration, dice set, broken pin map) was never
+    played: --resume and export latest must still find the game in progress, not an empty one."""
+    with SessionStore(dicewatch_home / "sessions.db") as home_store:
+        playing = home_store.create(GAME, {"players": ["Ann", "Ben"]})
+        playing.play(ROLL)
+    for key, value in (("calibration", "my-tray"), ("dice_set", "no-such-dice")):
+        config = tmp_path / f"{key}.toml"
+        config.write_text(f'[device]\n{key} = "{value}"\n')
+        assert cli.main(["run", "--players", "Cy,Dee", "--camera", "synthetic", "--display", "none",
+                         "--no-gpio", "--config", str(config)]) == 1
+        assert value in capsys.readouterr().err
+    with SessionStore(dicewatch_home / "sessions.db") as home_store:
+        assert [info.id for info in home_store.list()] == [playing.id]
+        assert home_store.latest("jingle-bell-roll") == playing.id
+
+
 def test_export_jsonl_is_a_replay_file_and_csv_has_the_whole_journal(store):
     table = store.create(GAME, {"players": ["Ann", "Ben"]})
     table.play(ROLL)
