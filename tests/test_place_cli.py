@@ -80,6 +80,15 @@ def test_a_bad_faces_entry_in_the_config_names_its_line(capsys, tmp_path):
     assert f"{config}:3: [dice.christmas-romance] faces: expected six different names" in err
 
 
+def test_a_dice_entry_that_is_not_a_table_names_its_line(capsys, tmp_path):
+    config = tmp_path / "config.toml"
+    for text, where in (("dice = 3\n", ":1: dice: expected tables such as [dice.christmas-romance]"),
+                        ("[dice]\nchristmas-romance = 3\n", ":2: [dice] christmas-romance: expected a table")):
+        config.write_text(text)
+        code, _, err = run(capsys, "romance-tree-lighting", "--roll", "2", "--config", str(config))
+        assert code == 1 and f"{config}{where}" in err, err
+
+
 def test_a_movie_element_shows_its_trade_and_how_the_roll_can_pay(capsys):
     code, out, _ = run(capsys, "element-small-town-bakery", "--roll", "2,2,3,3,4")
     assert code == 0

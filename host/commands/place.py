@@ -71,8 +71,15 @@ def configured_faces(config: Path | None) -> tuple[str, ...]:
     default = FACE_SETS["christmas-romance"]
     if config is None:
         return default
-    table = load_toml(config).get("dice", {}).get("christmas-romance", {})
-    faces = table.get("faces") if isinstance(table, dict) else None
+    dice = load_toml(config).get("dice", {})
+    if not isinstance(dice, dict):
+        raise ConfigError(config, f"dice: expected tables such as [dice.christmas-romance], got {dice!r}",
+                          line_of_key(config, "dice"))
+    table = dice.get("christmas-romance", {})
+    if not isinstance(table, dict):
+        raise ConfigError(config, f"[dice] christmas-romance: expected a table [dice.christmas-romance] with "
+                          f"faces = [...], got {table!r}", line_of_key(config, "christmas-romance", "dice"))
+    faces = table.get("faces")
     if faces is None:
         return default
     if (not isinstance(faces, list) or len(faces) != 6 or len(set(faces)) != 6
