@@ -134,6 +134,17 @@ def open_table(args, doc: dict, config_path: Path | None):
     if game.name == "christmas-romance":
         from host.fate_table import table_options
         options = table_options(args, options, players)
+        if "faces" not in options and config_path is not None:
+            # the face names given to the dice (`dicewatch dice rename`), as the README and `place` read them
+            from host.commands.place import configured_faces
+            from rules.dice import FACE_SETS
+            try:
+                faces = configured_faces(config_path)
+            except ConfigError as exc:
+                store.close()
+                fail(str(exc))
+            if faces != FACE_SETS[game.name]:
+                options["faces"] = list(faces)
     try:
         table = store.create(game, options)
     except RuleError as exc:

@@ -317,6 +317,31 @@ def test_story_pages_and_run_options():
     assert table_options(Args(), {}, ["A", "B"]) == {"mode": "coop", "players": ["A", "B"]}
 
 
+def test_run_names_the_faces_as_the_config_file_does(dicewatch_home):
+    """`dicewatch dice rename christmas-romance FACE-2 HEART` says to put the names in
+    [dice.christmas-romance] faces; the reader then reads HEART, so the game must know it."""
+    import argparse
+
+    from host.commands import run as run_command
+    from host.config import load_config
+    config = dicewatch_home / "config.toml"
+    config.write_text('[dice.christmas-romance]\nfaces = ["SNOWFLAKE", "HEART", "FACE-3", "FACE-4", "FACE-5", '
+                      '"FACE-6"]\n')
+    parser = argparse.ArgumentParser()
+    run_command.add_arguments(parser)
+    args = parser.parse_args(["--game", "christmas-romance"])
+    doc, _ = load_config(config)
+    store, table, _ = run_command.open_table(args, doc, config)
+    with store:
+        assert table.state.faces[1] == "HEART"
+        loop = FateLoop(table, presenters=[RecordingPresenter()])
+        loop.start()
+        choose(loop, is_event("declare", use="none"))
+        loop.on_read(roll_of(["HEART", "HEART", "FACE-3"]))
+        assert loop.state.phase == "play"
+        assert table.session.events[-1]["faces"] == ["HEART", "HEART", "FACE-3"]
+
+
 @pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
 def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_home, tmp_path):
     screens = tmp_path / "screens"
