@@ -36,7 +36,8 @@ TABLE_GAMES = ("jingle-bell-roll", "christmas-romance")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--game", default="jingle-bell-roll", help="the game (default: jingle-bell-roll)")
+    parser.add_argument("--game", help="the game (default: jingle-bell-roll; with --resume, the last unfinished "
+                                        "game of any kind)")
     parser.add_argument("--players", metavar="NAMES", help='players in seat order, e.g. "Ann,Ben,Cy"')
     parser.add_argument("--camera", metavar="SOURCE",
                         help="picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED] "
@@ -99,7 +100,7 @@ def open_table(args, doc: dict, config_path: Path | None):
     from rules.core import RuleError
 
     try:
-        game = get_game(args.game)
+        game = get_game(args.game or "jingle-bell-roll")
     except LookupError as exc:
         raise UsageError(str(exc)) from None
     if game.name not in TABLE_GAMES:
@@ -111,7 +112,13 @@ def open_table(args, doc: dict, config_path: Path | None):
     except StoreError as exc:
         fail(str(exc))
     if args.resume:
-        session_id = store.latest(game.name) if args.resume == "latest" else args.resume
+        if args.resume != "latest":
+            session_id = args.resume
+        elif args.game:
+            session_id = store.latest(game.name)
+        else:  # no --game: the last unfinished game, whichever the table plays
+            session_id = next((info.id for info in store.list()
+                               if info.closed is None and info.game in TABLE_GAMES), None)
         if session_id is not None:
             try:
                 table = store.open(session_id, get_game)
@@ -125,7 +132,8 @@ def open_table(args, doc: dict, config_path: Path | None):
             return store, table, False
         if not players:
             store.close()
-            fail(f"no unfinished {game.name} game to resume; start one with --players \"Ann,Ben,Cy\"")
+            kind = f"{game.name} " if args.game else ""
+            fail(f"no unfinished {kind}game to resume; start one with --players \"Ann,Ben,Cy\"")
     if not players and game.name != "christmas-romance":  # christmas-romance: the rules' default players
         store.close()
         raise UsageError('give the players in seat order, e.g. --players "Ann,Ben,Cy" (or --resume)')

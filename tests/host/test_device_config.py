@@ -75,4 +75,6 @@ def test_run_usage_errors(capsys):
     assert cli.main(["run", "--players", "Ann,Ben", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
     assert cli.main(["run", "--resume"]) == 1
+    assert "no unfinished game to resume" in capsys.readouterr().err
+    assert cli.main(["run", "--resume", "--game", "jingle-bell-roll"]) == 1
     assert "no unfinished jingle-bell-roll game to resume" in capsys.readouterr().err

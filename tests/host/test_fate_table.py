@@ -342,6 +342,26 @@ def test_run_names_the_faces_as_the_config_file_does(dicewatch_home):
         assert table.session.events[-1]["faces"] == ["HEART", "HEART", "FACE-3"]
 
 
+def test_resume_without_game_continues_the_last_unfinished_game_of_any_kind(dicewatch_home, capsys):
+    """`run` stopped in a christmas-romance game says "resume with --resume"; plain --resume
+    (the README's "the last unfinished game") must continue it, not ask for a Jingle Bell Roll."""
+    import argparse
+    import time
+
+    from host.commands import run as run_command
+    with SessionStore(dicewatch_home / "sessions.db") as home_store:
+        jbr = home_store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})
+        time.sleep(0.01)
+        fate = home_store.create(GAME, {"mode": "solo", "players": ["Player"]})
+    parser = argparse.ArgumentParser()
+    run_command.add_arguments(parser)
+    for argv, wanted in ((["--resume"], fate.id), (["--resume", "--game", "jingle-bell-roll"], jbr.id),
+                         (["--resume", "--game", "christmas-romance"], fate.id)):
+        store, table, made = run_command.open_table(parser.parse_args(argv), {}, None)
+        store.close()
+        assert (table.id, made) == (wanted, False), argv
+
+
 @pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
 def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_home, tmp_path):
     screens = tmp_path / "screens"
