@@ -38,16 +38,27 @@ _INKY = {
 }
 _IMPRESSION_BUTTONS = {5: "the Inky Impression's button A", 6: "the Inky Impression's button B",
                        16: "the Inky Impression's button C", 24: "the Inky Impression's button D"}
+# The 13.3" Impression drives two panel halves, each with its own chip select (inky's
+# inky_el133uf1 driver: CS0 on GPIO 26, CS1 on GPIO 16), so its button C moves to GPIO 25.
+_IMPRESSION_13 = {26: "the Inky Impression 13.3\"'s chip select CS0",
+                  16: "the Inky Impression 13.3\"'s chip select CS1"}
+_IMPRESSION_13_BUTTONS = {5: "the Inky Impression's button A", 6: "the Inky Impression's button B",
+                          25: "the Inky Impression 13.3\"'s button C", 24: "the Inky Impression's button D"}
 
-#: e-ink HAT -> {GPIO: what holds it}. Pins in ``SHAREABLE`` may carry our buttons only.
+#: e-ink HAT -> {GPIO: what holds it}. Pins in ``SHAREABLE[hat]`` may carry our buttons only.
 HATS: dict[str, dict[int, str]] = {
     "inky-phat": {**_ID_EEPROM, **_INKY},
     "inky-what": {**_ID_EEPROM, **_INKY},
     "inky-impression": {**_ID_EEPROM, **_INKY, **_IMPRESSION_BUTTONS},
+    "inky-impression-13": {**_ID_EEPROM, **_INKY, **_IMPRESSION_13, **_IMPRESSION_13_BUTTONS},
     "none": dict(_ID_EEPROM),
 }
-#: HAT pins that are push buttons to ground: our own buttons may share them (same wiring).
-SHAREABLE = frozenset(_IMPRESSION_BUTTONS)
+#: e-ink HAT -> its pins that are push buttons to ground: our own buttons may share them
+#: (same wiring).
+SHAREABLE: dict[str, frozenset[int]] = {
+    "inky-impression": frozenset(_IMPRESSION_BUTTONS),
+    "inky-impression-13": frozenset(_IMPRESSION_13_BUTTONS),
+}
 
 BAR_DRIVERS = ("74hc595", "gpio")
 _KEYS: dict[str, dict[str, bool]] = {   # table -> {key: required}
@@ -244,8 +255,9 @@ def _check_clashes(reader: _Reader, reserved: dict[int, str], hat: str) -> None:
             reader.fail(f"[{table}] {key}: GPIO {gpio} is already used by [{first[0]}] {first[1]}; "
                         "expected every GPIO once", table, key)
         seen[gpio] = (table, key)
-        if gpio in reserved and not (gpio in SHAREABLE and table in ("buttons", "encoder") and key != "a"
+        shareable = gpio in SHAREABLE.get(hat, ())
+        if gpio in reserved and not (shareable and table in ("buttons", "encoder") and key != "a"
                                      and key != "b"):
-            use = "only for a button" if gpio in SHAREABLE else "a free GPIO"
+            use = "only for a button" if shareable else "a free GPIO"
             reader.fail(f"[{table}] {key}: GPIO {gpio} (header pin {HEADER_PIN[gpio]}) is {reserved[gpio]} "
                         f"with hat = {hat!r}; expected {use}", table, key)
