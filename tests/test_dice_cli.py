@@ -147,3 +147,59 @@ def test_read_with_an_invalid_set_name_is_usage(tmp_path, capsys):
     cv2.imwrite(str(tmp_path / "x.png"), np.zeros((20, 20, 3), np.uint8))
     assert cli.main(["read", "--dice", "bad name", str(tmp_path / "x.png")]) == 2
     assert "no die set named 'bad name'" in capsys.readouterr().err
+
+
+def test_a_torn_model_file_is_rebuilt_from_the_examples(sky, dicewatch_home):
+    """A model.npz cut short (a power cut while an older version wrote it in place)."""
+    path = dicewatch_home / "dice" / "sky" / "model.npz"
+    path.write_bytes(path.read_bytes()[:100])
+    assert dicesets.load_model("sky", dicewatch_home).faces == ("SUN", "MOON", "STAR")
+    assert taught.FaceModel.load(path).faces == ("SUN", "MOON", "STAR")   # and cached whole again
+
+
+def test_a_model_write_that_fails_midway_leaves_the_previous_file(sky, dicewatch_home, monkeypatch):
+    path = dicewatch_home / "dice" / "sky" / "model.npz"
+    before = path.read_bytes()
+    model = dicesets.load_model("sky", dicewatch_home)
+
+    def dies_midway(fh, **arrays):
+        fh.write(b"PK\x03\x04 half a zip")
+        raise OSError("power cut")
+
+    monkeypatch.setattr(np, "savez_compressed", dies_midway)
+    with pytest.raises(OSError, match="power cut"):
+        model.save(path)
+    assert path.read_bytes() == before and [p.name for p in path.parent.iterdir() if "part" in p.name] == []
+
+
+def _cut_between_the_renames(dicewatch_home, new_whole: bool):
+    """Teach 'sky' again with --replace, the power failing after the old set was moved aside."""
+    real_rename = type(dicewatch_home).rename
+
+    def rename(self, target):
+        if target.name == "set":              # the old set moved aside: the power fails now
+            real_rename(self, target)
+            if not new_whole:
+                next(dicewatch_home.glob("dice/.sky.*/faces.json")).unlink()   # the new one, half written
+            raise KeyboardInterrupt("power cut")
+        return real_rename(self, target)
+
+    style = random_style(np.random.default_rng(2))
+    examples = {face: [taught.tighten_crop(render_face_crop("jingle-bell-roll", icon, seed=500 + n, style=style))
+                       for n in range(5)] for face, icon in (("CLOUD", "LIST"), ("RAIN", "MILK"), ("SNOW", "BELL"))}
+    with pytest.MonkeyPatch.context() as cut, pytest.raises(KeyboardInterrupt):
+        cut.setattr(type(dicewatch_home), "rename", rename)
+        cut.setattr(dicesets.shutil, "rmtree", lambda *a, **k: None)   # a power cut cleans nothing up
+        dicesets.save_set("sky", examples, dicewatch_home, replace=True)
+    assert not (dicewatch_home / "dice" / "sky").exists()
+
+
+@pytest.mark.parametrize("new_whole, faces", [(True, ("CLOUD", "RAIN", "SNOW")), (False, ("SUN", "MOON", "STAR"))])
+def test_a_replacement_cut_short_between_its_renames_is_finished_on_the_next_look(
+        sky, dicewatch_home, capsys, new_whole, faces):
+    _cut_between_the_renames(dicewatch_home, new_whole)
+    assert dice("list") == 0
+    assert any(l.startswith("sky") for l in capsys.readouterr().out.splitlines())
+    assert dicesets.load_set("sky", dicewatch_home).faces == faces
+    assert dicesets.load_model("sky", dicewatch_home).faces == faces
+    assert not list((dicewatch_home / "dice").glob(".sky.old.*"))

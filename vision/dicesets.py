@@ -7,6 +7,12 @@ host passes in)::
                      "faces": [{"name": "MILK", "examples": ["examples/0-00.png", ...]}, ...]}
     examples/       the example crops, PNG, named by face position (so renaming is one edit)
     model.npz       the taught model (vision/taught.py); rebuilt from the examples if missing
+                    or unreadable
+
+A set is written whole in a hidden folder beside it, flushed to the disk, and then swapped
+in (two renames when it replaces a set); a crash or power cut between those renames is
+finished the next time the store is looked at (``finish_replacements``), so a set is never
+lost to a half-done teaching.
 
 Names resolve in this order: ``d6-pips`` is always the pip reader (no teaching, the name
 cannot be taken); a folder under ``DATA/dice/`` is a taught set (this is also how a user
@@ -17,9 +23,11 @@ and kept in the store like any taught set.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -71,8 +79,58 @@ def check_face_name(face: str) -> str:
     return face
 
 
+#: What loading a model.npz that is missing, torn (a crash while it was written by an older
+#: version) or from another version raises; the model is then taught again from the examples.
+UNUSABLE_MODEL = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+
+
 def _folder(name: str, data_dir) -> Path:
-    return store_dir(data_dir) / check_set_name(name)
+    check_set_name(name)
+    finish_replacements(store_dir(data_dir))
+    return store_dir(data_dir) / name
+
+
+#: The folder ``save_set`` moves a set's previous version into while it swaps in the new one
+#: (``tempfile.mkdtemp``'s names), and the one it builds the new version in.
+ASIDE = re.compile(r"^\.(?P<name>[A-Za-z0-9][A-Za-z0-9_-]{0,39})\.old\.[A-Za-z0-9_]+$")
+
+
+def _staged(name: str) -> re.Pattern:
+    return re.compile(rf"^\.{re.escape(name)}\.[A-Za-z0-9_]+$")
+
+
+def _whole(folder: Path) -> bool:
+    """Whether a stored set's folder holds its faces.json and every example crop, readable."""
+    try:
+        dice_set = _read_faces_json(folder)
+    except DiceSetError:
+        return False
+    return all(cv2.imread(str(p), cv2.IMREAD_COLOR) is not None
+               for paths in dice_set.examples.values() for p in paths)
+
+
+def finish_replacements(root: Path) -> None:
+    """Finish every replacement of a set (``save_set --replace``) that a crash or power cut
+    cut short between its two renames, when the set's folder had been moved aside and the
+    new one not yet put in its place: the new version goes in if it is whole, otherwise the
+    previous one comes back. A swap that only missed its clean-up loses its leftovers."""
+    if not root.is_dir():
+        return
+    for aside in sorted(root.iterdir()):
+        match = ASIDE.match(aside.name)
+        if not match:
+            continue
+        name = match["name"]
+        folder = root / name
+        if not folder.exists():
+            staged = [p for p in root.iterdir() if _staged(name).match(p.name) and _whole(p)]
+            if staged:
+                max(staged, key=lambda p: p.stat().st_mtime).rename(folder)   # the newest teaching
+            elif (aside / "set").is_dir():
+                (aside / "set").rename(folder)
+            else:
+                continue   # nothing to put back: leave the folder for a person to look at
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def _read_faces_json(folder: Path) -> DiceSet:
@@ -111,6 +169,7 @@ def list_sets(data_dir) -> list[DiceSet]:
         if name != PIPS:
             found[name] = DiceSet(name, faces, {}, "built-in")
     root = store_dir(data_dir)
+    finish_replacements(root)
     if root.is_dir():
         for folder in sorted(root.iterdir()):
             if folder.is_dir() and (folder / "faces.json").is_file() and SET_NAME.match(folder.name):
@@ -168,6 +227,7 @@ def save_set(name: str, examples: Mapping[str, Sequence[np.ndarray]], data_dir, 
         model.save(staging / "model.npz")
         doc = {"schema": SCHEMA, "name": name, "origin": origin, "faces": entries}
         (staging / "faces.json").write_text(json.dumps(doc, indent=1) + "\n")
+        _sync_tree(staging)   # on disk before the swap: a power cut after it finds the new set whole
         if folder.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{name}.old.", dir=root))
             folder.rename(old / "set")
@@ -179,6 +239,16 @@ def save_set(name: str, examples: Mapping[str, Sequence[np.ndarray]], data_dir, 
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return _read_faces_json(folder)
+
+
+def _sync_tree(folder: Path) -> None:
+    """Flush every file under ``folder``, and the folders themselves, to the disk."""
+    for path in sorted(folder.rglob("*"), reverse=True) + [folder]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def delete_set(name: str, data_dir) -> str:
@@ -210,7 +280,7 @@ def rename_face(name: str, old: str, new: str, data_dir) -> DiceSet:
     model_path = dice_set.folder / "model.npz"
     try:
         taught.FaceModel.load(model_path).renamed(old, new).save(model_path)
-    except (OSError, ValueError, KeyError):
+    except UNUSABLE_MODEL:
         model_path.unlink(missing_ok=True)  # rebuilt from the examples on next load
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(doc, indent=1) + "\n")
@@ -249,7 +319,7 @@ def load_model(name: str, data_dir) -> taught.FaceModel:
         model = taught.FaceModel.load(path)
         if model.faces == dice_set.faces and model.neighbours == vote_for(dice_set.origin):
             return model
-    except (OSError, ValueError, KeyError):
+    except UNUSABLE_MODEL:
         pass
     model = taught.teach(example_crops(dice_set), min_examples=1, neighbours=vote_for(dice_set.origin))
     try:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -632,13 +633,23 @@ class FaceModel:
                 "fit_scale": self.fit_scale, "self_check": list(self.self_check),
                 "kind": self.kind, "features_version": self.features_version,
                 "neighbours": list(self.neighbours)}
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, templates=self.templates.astype(np.float16),
-                                labels=self.labels.astype(np.int16),
-                                loo_margins=self.loo_margins.astype(np.float32),
-                                loo_right=self.loo_right.astype(bool),
-                                owners=self.example_owners().astype(np.int16),
-                                meta=np.array(json.dumps(meta)))
+        # written beside it, then put in its place: a crash or power cut mid-write leaves the
+        # previous file (or none), never a torn one
+        path = Path(path)
+        part = path.with_name(path.name + ".part")
+        try:
+            with open(part, "wb") as fh:
+                np.savez_compressed(fh, templates=self.templates.astype(np.float16),
+                                    labels=self.labels.astype(np.int16),
+                                    loo_margins=self.loo_margins.astype(np.float32),
+                                    loo_right=self.loo_right.astype(bool),
+                                    owners=self.example_owners().astype(np.int16),
+                                    meta=np.array(json.dumps(meta)))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path) -> "FaceModel":
