@@ -177,8 +177,12 @@ class State:
     @property
     def expecting(self) -> tuple[str, ...]:
         """The event types the rules accept now (``title`` is accepted at any time)."""
-        return EXPECTING[self.phase] if self.phase != "play" or self.melts_allowed else \
-            tuple(e for e in EXPECTING["play"] if e != "melt")
+        never = set()
+        if self.phase == "play" and not self.melts_allowed:
+            never.add("melt")
+        if self.mode == "solo":
+            never.add("copy")   # a die is copied from another player's roll; solo has none
+        return tuple(e for e in EXPECTING[self.phase] if e not in never)
 
 
 # --------------------------------------------------------------------------- setup
@@ -321,7 +325,8 @@ def setup(options: Mapping[str, Any]) -> State:
     wanted = {"solo": (1, 1), "coop": (2, 2), "couples": (4, 2 * MAX_SIDES), "multiplayer": (2, MAX_SIDES)}[mode]
     if not wanted[0] <= count <= wanted[1] or (mode == "couples" and count % 2):
         need = f"an even number of players, 4 to {2 * MAX_SIDES}" if mode == "couples" else (
-            f"{wanted[0]}" if wanted[0] == wanted[1] else f"{wanted[0]} to {wanted[1]}") + " players"
+            f"{wanted[0]} player" + "s" * (wanted[0] > 1) if wanted[0] == wanted[1]
+            else f"{wanted[0]} to {wanted[1]} players")
         why = (f" (the box has {MAX_SIDES} stage cards of each stage, one set per "
                f"{'couple' if mode == 'couples' else 'player'})" if count > wanted[1] > 2 else "")
         raise RuleError(f"{mode} mode needs {need}, got {count}{why}")

@@ -710,3 +710,22 @@ def test_a_specific_movie_from_layout_files():
         cr.cards_from_layouts(layouts)
     with pytest.raises(RuleError, match="bad.layout:1: "):
         cr.cards_from_layouts({"bad.layout": "kind: hat\n"})
+
+
+def test_solo_never_expects_a_copy_the_rules_would_refuse():
+    """A die is copied from another player's roll; solo has no other player."""
+    s = new("solo")
+    turn(s, [F2, F3, F4], use="none", end=False)
+    assert s.state.phase == "play" and "copy" not in s.state.expecting and "place" in s.state.expecting
+    with pytest.raises(RuleError):
+        s.play({"type": "copy", "player": "Player", "face": F2})
+    m = new("multiplayer", ["Ann", "Ben"])
+    turn(m, [F2, F3, F4], end=False)
+    assert "copy" in m.state.expecting
+
+
+@pytest.mark.parametrize("mode, players, need", [("solo", ["A", "B"], "needs 1 player, got 2"),
+                                                  ("coop", ["A"], "needs 2 players, got 1")])
+def test_a_wrong_player_count_is_said_in_plain_words(mode, players, need):
+    with pytest.raises(RuleError, match=need):
+        new(mode, players)
