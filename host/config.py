@@ -148,6 +148,11 @@ def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceC
     for key, low in (("eink_min_interval", 0), ("camera_retry_max", 1), ("frame_interval", 0)):
         if key in values and values[key] < low:
             raise ConfigError(path, f"[device] {key}: expected seconds >= {low}, got {values[key]!r}", line(key))
+    if "calibration" in values:
+        from host.commands.calibrate import NAME_PATTERN
+        if not NAME_PATTERN.fullmatch(values["calibration"]):
+            raise ConfigError(path, f"[device] calibration: {values['calibration']!r}: expected the name of a saved "
+                              "tray calibration: letters, digits, '-' and '_' (up to 64)", line("calibration"))
     if "camera" in values:
         from vision.sources import SourceError, parse_spec
         try:

@@ -38,6 +38,7 @@ def test_a_full_device_table(tmp_path):
     ('[device]\ndisplay_size = [100, 50]\n', 2, "display_size: expected [width, height] of at least [200, 100]"),
     ('[device]\ncamera = "webcam"\n', 2, "camera: expected picamera, opencv:INDEX"),
     ('[device]\ncamera_retry_max = 0\n', 2, "camera_retry_max: expected seconds >= 1"),
+    ('[device]\ngpio = true\ncalibration = "../x"\n', 3, "calibration: '../x': expected the name of a saved tray"),
     ('[device\ngpio = true\n', 1, "not valid TOML"),
     ('device = 3\n', 1, "device: expected a table [device]"),
 ])
