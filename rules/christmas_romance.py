@@ -648,7 +648,7 @@ def _cells(event, count: int) -> tuple[Cell, ...] | None:
     if value is None:
         return None
     if (not isinstance(value, list) or len(value) != count
-            or not all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, int) and x >= 1 for x in c)
+            or not all(isinstance(c, list) and len(c) == 2 and all(type(x) is int and x >= 1 for x in c)
                        for c in value)):
         raise RuleError(f"\"cells\": expected {count} [row, column] pairs counting from 1, one per die")
     return tuple((r - 1, c - 1) for r, c in value)

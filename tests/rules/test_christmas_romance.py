@@ -240,6 +240,8 @@ def test_placing_on_a_card_with_a_layout_follows_the_placement_rules():
     play(s, {"type": "declare", "use": "none"}, {"type": "roll", "faces": [F2, F2, F4]})
     with pytest.raises(RuleError, match="say where each die goes"):
         s.play({"type": "place", "card": "stage", "faces": [F2]})
+    with pytest.raises(RuleError, match=r"2 \[row, column\] pairs"):   # true is no row number
+        s.play({"type": "place", "card": "stage", "faces": [F2, F2], "cells": [[True, 2], [1, 3]]})
     with pytest.raises(RuleError, match="filled together"):
         s.play({"type": "place", "card": "stage", "faces": [F2], "cells": [[1, 2]]})
     s.play({"type": "place", "card": "stage", "faces": [F2, F2], "cells": [[1, 2], [1, 3]]})
