@@ -62,6 +62,22 @@ def test_bad_images_are_reported_and_the_others_still_read(tmp_path, photo, caps
     assert "empty file" in lines[3]["error"]
 
 
+def test_image_too_big_to_decode_is_reported_not_a_traceback(tmp_path, photo, capsys):
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    huge = tmp_path / "huge.png"  # a small file whose header claims 50000x50000 pixels
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 50000, 50000, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 150001)) + chunk(b"IEND", b""))
+    assert cli.main(["read", str(huge), str(photo), "--json"]) == 1
+    lines = json_lines(capsys.readouterr().out)
+    assert lines[0] == {"image": str(huge), "error": "not an image OpenCV can decode: too many pixels "
+                                                     "(OpenCV decodes at most 2^30 pixels, 2^20 a side)"}
+    assert len(lines[1]["dice"]) == 3
+
+
 def test_bad_image_without_json_goes_to_stderr(tmp_path, capsys):
     assert cli.main(["read", str(tmp_path / "nope.png")]) == 1
     captured = capsys.readouterr()

@@ -10,6 +10,7 @@ callable ``frame -> Roll``); the pip reader is built in, taught sets plug in the
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -66,10 +67,23 @@ def load_image(path) -> np.ndarray:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:
         raise ImageError(path, f"cannot read: {exc.strerror or exc}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error as exc:  # e.g. a header claiming more pixels than OpenCV will decode
+        raise ImageError(path, f"not an image OpenCV can decode: {_cv_reason(exc)}") from None
     if image is None or image.size == 0:
         raise ImageError(path, "not an image OpenCV can decode (expected JPEG, PNG, BMP, TIFF or WebP)")
     return image
+
+
+def _cv_reason(exc: Exception) -> str:
+    """The readable part of an OpenCV error ("pixels <= CV_IO_MAX_IMAGE_PIXELS" becomes
+    "too many pixels")."""
+    text = str(exc)
+    if "CV_IO_MAX_IMAGE_PIXELS" in text or "CV_IO_MAX_IMAGE_WIDTH" in text or "CV_IO_MAX_IMAGE_HEIGHT" in text:
+        return "too many pixels (OpenCV decodes at most 2^30 pixels, 2^20 a side)"
+    match = re.search(r"error: \([-\d]+:[^)]*\) (.*?)(?: in function|$)", text)
+    return (match.group(1) if match else text).strip()
 
 
 def read_image(path, dice_set: str = "d6-pips") -> Roll:

@@ -291,7 +291,11 @@ class FrameFolder(FrameSource):
         if self._index >= len(self.files):
             raise StopIteration
         path = self.files[self._index]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error as exc:  # e.g. a header claiming more pixels than OpenCV will decode
+            from vision.reader import _cv_reason
+            raise SourceError(f"{path}: not an image OpenCV can read: {_cv_reason(exc)}") from None
         if image is None:
             raise SourceError(f"{path}: not an image OpenCV can read")
         t = self._index / self.fps

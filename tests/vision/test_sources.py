@@ -76,6 +76,27 @@ def test_frame_folder_bad_input(tmp_path):
         next(folder)
 
 
+def huge_png_header(path, width=50000, height=50000):
+    """A small PNG file whose header claims more pixels than OpenCV will decode."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * (1 + 3 * width))) + chunk(b"IEND", b""))
+    return path
+
+
+def test_frame_folder_with_a_frame_too_big_to_decode_says_which(tmp_path):
+    _write_frames(tmp_path / "shots", 2)
+    huge_png_header(tmp_path / "shots" / "frame-3.png")
+    folder = FrameFolder(tmp_path / "shots")
+    next(folder), next(folder)
+    with pytest.raises(SourceError, match="frame-3.png: not an image OpenCV can read: too many pixels"):
+        next(folder)
+
+
 def test_video_file_round_trip(tmp_path):
     path = tmp_path / "roll.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20.0, (64, 48))
