@@ -78,6 +78,18 @@ def test_image_too_big_to_decode_is_reported_not_a_traceback(tmp_path, photo, ca
     assert len(lines[1]["dice"]) == 3
 
 
+def test_frames_of_mixed_sizes_are_reported_not_a_traceback(tmp_path, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(30):  # the first size long enough to settle, then another (not half: the gate's
+        size = (640, 480) if i < 15 else (400, 300)  # small copy of it has another size too)
+        cv2.imwrite(str(folder / f"frame-{i}.png"), np.full((size[1], size[0], 3), 120, np.uint8))
+    assert cli.main(["read", "--frames", str(folder), "--json"]) == 1
+    (line,) = json_lines(capsys.readouterr().out)
+    assert line["image"] == str(folder)
+    assert "frame-15.png: a 400x300 frame among 640x480 ones" in line["error"]
+
+
 def test_bad_image_without_json_goes_to_stderr(tmp_path, capsys):
     assert cli.main(["read", str(tmp_path / "nope.png")]) == 1
     captured = capsys.readouterr()

@@ -286,6 +286,7 @@ class FrameFolder(FrameSource):
                               f"{', '.join(sorted(IMAGE_SUFFIXES))} files)")
         self.fps = fps
         self._index = 0
+        self._size: tuple[int, int, Path] | None = None  # width, height and file of the first frame
 
     def read(self) -> Frame:
         if self._index >= len(self.files):
@@ -298,6 +299,12 @@ class FrameFolder(FrameSource):
             raise SourceError(f"{path}: not an image OpenCV can read: {_cv_reason(exc)}") from None
         if image is None:
             raise SourceError(f"{path}: not an image OpenCV can read")
+        h, w = image.shape[:2]
+        if self._size is None:
+            self._size = (w, h, path)
+        elif (w, h) != self._size[:2]:
+            raise SourceError(f"{path}: a {w}x{h} frame among {self._size[0]}x{self._size[1]} ones (from "
+                              f"{self._size[2].name} on); expected every frame of the folder the same size")
         t = self._index / self.fps
         self._index += 1
         return Frame(image, t)

@@ -97,6 +97,15 @@ def test_frame_folder_with_a_frame_too_big_to_decode_says_which(tmp_path):
         next(folder)
 
 
+def test_frame_folder_with_a_frame_of_another_size_says_which(tmp_path):
+    _write_frames(tmp_path / "shots", 3)
+    cv2.imwrite(str(tmp_path / "shots" / "frame-4.png"), np.zeros((30, 50, 3), np.uint8))
+    folder = FrameFolder(tmp_path / "shots")
+    assert len([next(folder) for _ in range(3)]) == 3
+    with pytest.raises(SourceError, match=r"frame-4.png: a 50x30 frame among 60x40 ones \(from frame-1.png on\)"):
+        next(folder)
+
+
 def test_video_file_round_trip(tmp_path):
     path = tmp_path / "roll.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20.0, (64, 48))
