@@ -40,6 +40,8 @@ def test_mat_png_shows_its_four_markers(tmp_path):
     (["calibrate", "--camera", "webcam"], 2, "unknown camera"),
     (["calibrate", "--camera", "synthetic", "--name", "../etc"], 2, "use letters, digits"),
     (["calibrate", "--camera", "frames:/no/such/dir"], 1, "no such folder of frames"),
+    (["calibrate", "--camera", "synthetic", "--preview", "top.txt"], 2, "--preview top.txt: expected an image file"),
+    (["calibrate", "--camera", "synthetic", "--preview", "."], 2, "--preview .: expected an image file"),
 ])
 def test_bad_input(tmp_path, monkeypatch, capsys, argv, status, message):
     monkeypatch.chdir(tmp_path)

@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     name = check_name(args.name)
     if not 1 <= args.frames <= 200:
         raise UsageError(f"--frames {args.frames}: expected 1 to 200")
+    if args.preview is not None and not cv2.haveImageWriter(str(args.preview)):
+        raise UsageError(f"--preview {args.preview}: expected an image file name (.png, .jpg, ...)")
     try:
         spec = parse_spec(args.camera)
     except CameraSpecError as exc:
