@@ -188,6 +188,17 @@ def test_unreadable_image_is_named(tmp_path, capsys):
     assert f"{photos / 'MOON' / 'empty.png'}: empty file" in err
 
 
+def test_a_photo_too_small_to_be_a_die_is_named_not_a_traceback(tmp_path, dicewatch_home, capsys):
+    photos = write_face_folder(tmp_path / "photos")
+    cv2.imwrite(str(photos / "SUN" / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    cv2.imwrite(str(photos / "MOON" / "line.png"), np.full((3, 120, 3), 200, np.uint8))
+    assert teach("--dice", "sky", "--from", photos) == 1
+    err = capsys.readouterr().err
+    assert f"{photos / 'SUN' / 'dot.png'}: 1x1 pixels; expected a photo or a crop of one die" in err
+    assert f"{photos / 'MOON' / 'line.png'}: 120x3 pixels" in err
+    assert not dicesets.exists("sky", dicewatch_home)
+
+
 def test_too_few_examples_says_needed_and_found(tmp_path, capsys):
     photos = write_face_folder(tmp_path / "photos", count=5)
     for extra in ("3.png", "4.png"):
