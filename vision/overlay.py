@@ -14,6 +14,7 @@ from vision.roll import Roll
 
 SURE, UNSURE, DOUBT = (60, 200, 60), (0, 170, 255), (40, 40, 230)  # BGR
 TILE = 72
+TILE_TEXT = 0.42  # font scale of the labels under the enlarged dice
 
 
 def colour_for(confidence: float) -> tuple[int, int, int]:
@@ -41,12 +42,18 @@ def square_around(frame: np.ndarray, x: float, y: float, side: int, out: int) ->
 
 
 def _tile(frame, die, index) -> np.ndarray:
+    """The die enlarged to TILE x TILE over its label; wider than TILE when the label is (a
+    long face name such as SNOWFLAKE), so the face and confidence are never cut off."""
     side = max(8, int(round(1.3 * max(die.w, die.h))))
     tile = square_around(frame, die.x, die.y, side, TILE)
-    out = np.zeros((TILE + 22, TILE, 3), np.uint8)
-    out[:TILE] = tile
-    cv2.rectangle(out, (0, 0), (TILE - 1, TILE - 1), colour_for(die.confidence), 2)
-    _label(out, f"#{index} {die.face} {die.confidence:.2f}", (2, TILE + 17), colour_for(die.confidence), 0.42)
+    text = f"#{index} {die.face} {die.confidence:.2f}"
+    (text_w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, TILE_TEXT, max(1, round(TILE_TEXT * 2)))
+    width = max(TILE, text_w + 4)
+    left = (width - TILE) // 2
+    out = np.zeros((TILE + 22, width, 3), np.uint8)
+    out[:TILE, left:left + TILE] = tile
+    cv2.rectangle(out, (left, 0), (left + TILE - 1, TILE - 1), colour_for(die.confidence), 2)
+    _label(out, text, (2, TILE + 17), colour_for(die.confidence), TILE_TEXT)
     return out
 
 
@@ -73,11 +80,13 @@ def draw(frame: np.ndarray, roll: Roll, title: str = "") -> np.ndarray:
     if not roll.dice:
         return canvas
     tiles = [_tile(frame, d, n) for n, d in enumerate(roll.dice, 1)]
-    per_row = max(1, canvas.shape[1] // TILE)
-    rows = []
-    for i in range(0, len(tiles), per_row):
-        row = np.zeros((TILE + 22, canvas.shape[1], 3), np.uint8)
-        for k, tile in enumerate(tiles[i:i + per_row]):
-            row[:, k * TILE:(k + 1) * TILE] = tile[:, :min(TILE, canvas.shape[1] - k * TILE)]
-        rows.append(row)
+    width = canvas.shape[1]
+    rows, x = [], width
+    for tile in tiles:
+        if x + tile.shape[1] > width and (x > 0 or not rows):  # full: a new row (each holds one at least)
+            rows.append(np.zeros((TILE + 22, width, 3), np.uint8))
+            x = 0
+        part = tile[:, :max(0, min(tile.shape[1], width - x))]
+        rows[-1][:, x:x + part.shape[1]] = part
+        x += tile.shape[1]
     return np.vstack([canvas, *rows])
