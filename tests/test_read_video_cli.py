@@ -81,6 +81,8 @@ def test_video_with_calibration_reports_areas(tmp_path, capsys, filmed, monkeypa
     (["read"], "photos (IMAGE ...) are required, or --video FILE, or --frames DIR"),
     (["read", "a.jpg", "--video", "b.mp4"], "not IMAGE and --video together"),
     (["read", "--frames", ".", "--fps", "0"], "--fps 0"),
+    (["read", "--frames", ".", "--fps", "nan"], "--fps nan: expected a number of frames per second above 0"),
+    (["read", "--frames", ".", "--fps", "inf"], "--fps inf: expected a number of frames per second above 0"),
     (["read", "a.jpg", "--calibration", "nope"], "no calibration named 'nope'"),
 ])
 def test_usage_errors(argv, message, capsys):

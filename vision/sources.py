@@ -278,8 +278,8 @@ class FrameFolder(FrameSource):
         self.name = f"frames:{self.path}"
         if not self.path.is_dir():
             raise SourceError(f"{self.path}: no such folder of frames")
-        if fps <= 0:
-            raise SourceError(f"frames per second must be above 0, not {fps}")
+        if not 0 < fps < math.inf:  # nan and inf too: every timestamp would be nan or 0
+            raise SourceError(f"frames per second must be a number above 0, not {fps}")
         self.files = frame_files(self.path)
         if not self.files:
             raise SourceError(f"{self.path}: no images in it (expected numbered "
@@ -411,8 +411,8 @@ class SyntheticCamera(FrameSource):
                  light: Sequence[tuple[float, float]] = ()):
         if dice_set not in FACE_SETS:
             raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
-        if fps <= 0:
-            raise SourceError(f"frames per second must be above 0, not {fps}")
+        if not 0 < fps < math.inf:  # nan and inf too: every timestamp would be nan or 0
+            raise SourceError(f"frames per second must be a number above 0, not {fps}")
         self.name = f"synthetic:{seed}"
         self.seed = seed
         self.dice_set = dice_set

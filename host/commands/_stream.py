@@ -7,6 +7,7 @@ one "image" for read: labelled ``FILE@12.40s``, read, printed (and overlaid) lik
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from host.cli import UsageError
@@ -32,7 +33,7 @@ def check_inputs(args: argparse.Namespace) -> None:
     if len(given) != 1:
         raise UsageError("photos (IMAGE ...) are required, or --video FILE, or --frames DIR" +
                          (f" (not {' and '.join(given)} together)" if given else ""))
-    if args.frames is not None and args.fps <= 0:
+    if args.frames is not None and not 0 < args.fps < math.inf:  # not nan or inf either
         raise UsageError(f"--fps {args.fps}: expected a number of frames per second above 0")
 
 

@@ -68,6 +68,10 @@ def test_frame_folder_bad_input(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(SourceError, match="no images in it"):
         FrameFolder(tmp_path / "empty")
+    _write_frames(tmp_path / "timed", 2)
+    for fps in (0, float("nan"), float("inf")):
+        with pytest.raises(SourceError, match=f"frames per second must be a number above 0, not {fps}"):
+            FrameFolder(tmp_path / "timed", fps=fps)
     _write_frames(tmp_path / "broken", 2)
     (tmp_path / "broken" / "frame-3.jpg").write_text("this is text")
     folder = FrameFolder(tmp_path / "broken")
