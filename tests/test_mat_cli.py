@@ -68,6 +68,21 @@ def test_calibrate_synthetic_camera_saves_in_the_data_dir(tmp_path, dicewatch_ho
     assert "calibration 'table' saved" in out.out and "soft" not in out.err
 
 
+@pytest.mark.parametrize("in_the_way", ["calibration", "calibration/table-background.png",
+                                        "calibration/table.json"])
+def test_calibrate_says_when_it_cannot_save(dicewatch_home, capsys, in_the_way):
+    """A file where the calibration folder should be, or folders where its files go."""
+    (dicewatch_home / in_the_way).parent.mkdir(parents=True, exist_ok=True)
+    if in_the_way == "calibration":
+        (dicewatch_home / in_the_way).write_text("not a folder")
+    else:
+        (dicewatch_home / in_the_way).mkdir()
+    assert cli.main(["calibrate", "--camera", "synthetic:2", "--name", "table", "--frames", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "\ndicewatch calibrate: " in err and "Traceback" not in err
+    assert "table" in err and ("cannot save" in err or "cannot write" in err)
+
+
 def test_calibrate_says_when_the_camera_is_out_of_focus(tmp_path, dicewatch_home, capsys):
     table = synth.Table((640, 480), 4, background="mat")
     folder = tmp_path / "frames"

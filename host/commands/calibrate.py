@@ -86,7 +86,16 @@ def run(args: argparse.Namespace) -> int:
     except (SourceError, CalibrationError) as exc:
         print(f"dicewatch calibrate: {exc}", file=sys.stderr)
         return 1
-    path = calibration.save(calibration_path(name))
+    try:
+        path = calibration.save(calibration_path(name))
+    except CalibrationError as exc:
+        print(f"dicewatch calibrate: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"dicewatch calibrate: cannot save the calibration to {calibration_path(name)}: "
+              f"{exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}; expected a folder "
+              f"you can write to", file=sys.stderr)
+        return 1
     if args.preview:
         if not cv2.imwrite(str(args.preview), calibration.warp(calibration.background)):
             print(f"{args.preview}: cannot write the preview (folder missing or not .png/.jpg?)", file=sys.stderr)
