@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -217,17 +218,34 @@ class Calibration:
                 "background": background_file, "created": self.created}
 
     def save(self, path: str | Path) -> Path:
-        """Write ``path`` (JSON) and, if there is a background, ``<stem>-background.png`` beside it."""
+        """Write ``path`` (JSON) and, if there is a background, ``<stem>-background.png`` beside it.
+
+        Both are written beside themselves, flushed to the disk, and then renamed into place
+        (the background first), so a crash or power cut while calibrating again leaves the
+        previous calibration whole, never a torn background or an empty JSON file."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         background_file = None
-        if self.background is not None:
-            background_file = f"{path.stem}-background.png"
-            if not cv2.imwrite(str(path.with_name(background_file)), self.background):
-                raise CalibrationError(f"{path.with_name(background_file)}: cannot write the background image")
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(background_file), indent=2) + "\n")
-        tmp.replace(path)
+        staged: list[tuple[Path, Path]] = []   # (written beside, its place)
+        try:
+            if self.background is not None:
+                background_file = f"{path.stem}-background.png"
+                target = path.with_name(background_file)
+                tmp_image = path.with_name(f".{background_file}.tmp.png")  # OpenCV picks the format by suffix
+                staged.append((tmp_image, target))
+                if not cv2.imwrite(str(tmp_image), self.background):
+                    raise CalibrationError(f"{target}: cannot write the background image")
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            staged.append((tmp, path))
+            tmp.write_text(json.dumps(self.to_json(background_file), indent=2) + "\n")
+            for written, _ in staged:
+                _fsync(written)
+            for written, target in staged:
+                written.replace(target)
+            _fsync(path.parent)
+        finally:
+            for written, _ in staged:
+                written.unlink(missing_ok=True)  # gone once renamed; a failed save's leftovers
         return path
 
     @classmethod
@@ -261,6 +279,15 @@ class Calibration:
         return cls(name=str(data.get("name", path.stem)), paper=paper, frame_size=frame_size, image_to_mat=matrix,
                    background=background, reprojection_px=float(data.get("reprojection_px", 0.0)),
                    created=str(data.get("created", "")))
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file (or a folder's entries) to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def empty_tray(calibration) -> np.ndarray:

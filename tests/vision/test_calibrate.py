@@ -64,6 +64,58 @@ def test_save_load_round_trip(tmp_path):
     assert np.array_equal(loaded.background, calibration.background)
 
 
+@pytest.mark.parametrize("cut", ["background", "json"])
+def test_calibrating_again_and_crashing_half_way_keeps_the_old_calibration(tmp_path, monkeypatch, cut):
+    """The power fails while the new background image, or the new JSON, is half written."""
+    from pathlib import Path
+
+    import vision.calibrate as calibrate_module
+    folder = tmp_path / "calibration"
+    old = calibrate([_mat_scene(6)[0]] * 2, name="kitchen")
+    path = old.save(folder / "kitchen.json")
+    new = calibrate([_mat_scene(7, camera_tilt=25)[0]] * 2, name="kitchen")
+    real_imwrite, real_write_text = cv2.imwrite, Path.write_text
+
+    def torn_imwrite(name, image, *args):
+        real_imwrite(name, image, *args)
+        Path(name).write_bytes(Path(name).read_bytes()[:200])  # cut short ...
+        raise KeyboardInterrupt("power cut")                      # ... by the power failing
+
+    def torn_write_text(self, text, *args, **kwargs):
+        real_write_text(self, text[:20], *args, **kwargs)
+        raise KeyboardInterrupt("power cut")
+
+    with monkeypatch.context() as power:
+        if cut == "background":
+            power.setattr(calibrate_module.cv2, "imwrite", torn_imwrite)
+        else:
+            power.setattr(Path, "write_text", torn_write_text)
+        with pytest.raises(KeyboardInterrupt):
+            new.save(path)
+    loaded = Calibration.load(path)
+    assert np.allclose(loaded.image_to_mat, old.image_to_mat)
+    assert np.array_equal(loaded.background, old.background)
+    assert new.save(path) == path and np.allclose(Calibration.load(path).image_to_mat, new.image_to_mat)
+    assert sorted(p.name for p in folder.iterdir()) == ["kitchen-background.png", "kitchen.json"]
+
+
+def test_a_saved_calibration_is_flushed_to_the_disk_before_it_replaces_the_old_one(tmp_path, monkeypatch):
+    import os
+
+    import vision.calibrate as calibrate_module
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(calibrate_module.os, "fsync",
+                        lambda fd: events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}"))) or real_fsync(fd))
+    monkeypatch.setattr(os, "replace", lambda a, b: events.append(("replace", str(a))) or real_replace(a, b))
+    calibrate([_mat_scene(6)[0]] * 2, name="kitchen").save(tmp_path / "kitchen.json")
+    replaced = [p for kind, p in events if kind == "replace"]
+    assert len(replaced) == 2
+    for name in replaced:
+        assert events.index(("fsync", name)) < events.index(("replace", name))
+    assert events[-1] == ("fsync", str(tmp_path))  # and the folder's new entries
+
+
 def test_rolls_get_their_area_and_other_resolutions_scale():
     image, truth = _mat_scene(7)
     _, kept = synth.render_scene(["6"], seed=7, background="mat", camera_tilt=15, area="keep")
