@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision import mat as mat_module
+from vision.durable import flush_to_disk
 from vision.pips import unsharp
 from vision.roll import Roll
 
@@ -239,10 +239,10 @@ class Calibration:
             staged.append((tmp, path))
             tmp.write_text(json.dumps(self.to_json(background_file), indent=2) + "\n")
             for written, _ in staged:
-                _fsync(written)
+                flush_to_disk(written)
             for written, target in staged:
                 written.replace(target)
-            _fsync(path.parent)
+            flush_to_disk(path.parent)
         finally:
             for written, _ in staged:
                 written.unlink(missing_ok=True)  # gone once renamed; a failed save's leftovers
@@ -279,15 +279,6 @@ class Calibration:
         return cls(name=str(data.get("name", path.stem)), paper=paper, frame_size=frame_size, image_to_mat=matrix,
                    background=background, reprojection_px=float(data.get("reprojection_px", 0.0)),
                    created=str(data.get("created", "")))
-
-
-def _fsync(path: Path) -> None:
-    """Flush a file (or a folder's entries) to the disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def empty_tray(calibration) -> np.ndarray:

@@ -23,7 +23,6 @@ and kept in the store like any taught set.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -37,6 +36,7 @@ import cv2
 import numpy as np
 
 from vision import taught
+from vision.durable import flush_to_disk
 from vision.roll import FACE_SETS, Roll
 
 PIPS = "d6-pips"
@@ -243,11 +243,7 @@ def save_set(name: str, examples: Mapping[str, Sequence[np.ndarray]], data_dir, 
 def _sync_tree(folder: Path) -> None:
     """Flush every file under ``folder``, and the folders themselves, to the disk."""
     for path in sorted(folder.rglob("*"), reverse=True) + [folder]:
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        flush_to_disk(path)
 
 
 def delete_set(name: str, data_dir) -> str:

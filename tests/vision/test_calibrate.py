@@ -102,10 +102,9 @@ def test_calibrating_again_and_crashing_half_way_keeps_the_old_calibration(tmp_p
 def test_a_saved_calibration_is_flushed_to_the_disk_before_it_replaces_the_old_one(tmp_path, monkeypatch):
     import os
 
-    import vision.calibrate as calibrate_module
     events = []
     real_fsync, real_replace = os.fsync, os.replace
-    monkeypatch.setattr(calibrate_module.os, "fsync",
+    monkeypatch.setattr(os, "fsync",
                         lambda fd: events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}"))) or real_fsync(fd))
     monkeypatch.setattr(os, "replace", lambda a, b: events.append(("replace", str(a))) or real_replace(a, b))
     calibrate([_mat_scene(6)[0]] * 2, name="kitchen").save(tmp_path / "kitchen.json")
