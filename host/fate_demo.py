@@ -189,7 +189,7 @@ class FateDemo(ScriptedPlayers):
         stage = f"stage {min(side.stage, 5)}" + (f" {len(side.stage_card.placed)}/{side.stage_card.needs}"
                                                  if side.stage_card else "")
         self.say(f"{player} rolled {rolled}; placed {placed}; {stage}, "
-                 f"{'romance card done' if side.romance else 'no romance card yet'}")
+                 f"{'romance card done' if side.romance else 'romance card not done yet'}")
         if self.state.phase == "fate":
             self.fate()
 

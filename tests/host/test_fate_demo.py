@@ -128,3 +128,17 @@ def test_without_a_camera_the_demo_films_with_the_synthetic_one(tmp_path):
     assert demo.camera is not None and demo.camera.clock is demo.clock
     assert demo.loop.watcher == demo.camera.watch
     store.close()
+
+
+def test_turn_lines_never_say_there_is_no_romance_card_while_placing_on_it(tmp_path, capsys):
+    """side.romance is the *completed* romance card: a turn that places dice on the romance
+    card must not end with 'no romance card yet'."""
+    store, table, demo = play(tmp_path)
+    try:
+        lines = capsys.readouterr().out.splitlines()
+        placing = [line for line in lines if "on the romance card" in line]
+        assert placing
+        assert not any("no romance card" in line for line in placing)
+        assert any("romance card not done yet" in line for line in placing)
+    finally:
+        store.close()
