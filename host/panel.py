@@ -196,6 +196,7 @@ class SerialPanel(Presenter):
         self.losses = 0
         self.connected_at = 0.0
         self._said_missing = False
+        self._said_echo = False
 
     # -- the presenter side ------------------------------------------------------------------
     def show(self, screen: Screen) -> None:
@@ -312,6 +313,12 @@ class SerialPanel(Presenter):
                 self.on_command(command)
             elif kind == "knob":
                 self.on_command("right" if body["step"] > 0 else "left")
+            elif kind == "hello" and "host" in body and "panel" not in body:
+                # a host's hello: our own, sent back by a port that echoes (not the panel)
+                if not self._said_echo:
+                    log.warning("table panel on %s: the port sends back what dicewatch writes; "
+                                "is it the panel's port?", self.port_name)
+                    self._said_echo = True
             elif kind == "hello":
                 self.panel_info = body
                 log.info("table panel: firmware %s, %s pixels, screen %s", body.get("firmware"),

@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+import io
+
 import pytest
 import serial
 
@@ -236,3 +238,20 @@ def test_panel_command_usage_errors(capsys):
     assert main(["panel", "--panel", "bluetooth"]) == 2
     assert "expected" in capsys.readouterr().err
     assert main(["panel", "--seconds", "0"]) == 2
+
+
+def test_a_port_that_echoes_is_not_taken_for_a_panel(clock, capsys):
+    """A port that sends back what it is sent (pyserial's loop://, a tty left echoing, a serial
+    console) hands the host its own hello: that is not a panel answering."""
+    from host.commands.panel import exercise
+    port = serial.serial_for_url("loop://", timeout=0)
+    host = SerialPanel(PanelSpec(port="loop://"), on_command=lambda c: None, clock=clock, opener=lambda name: port)
+
+    def sleep(seconds):
+        clock.now += seconds
+
+    out = io.StringIO()
+    assert exercise(host, seconds=2, clock=clock, sleep=sleep, out=out) == 1
+    assert not host.panel_info
+    assert "firmware None" not in out.getvalue()
+    assert "no panel answered" in capsys.readouterr().err
