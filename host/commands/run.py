@@ -320,6 +320,9 @@ def play(args) -> int:
         return open_source(config.camera)
 
     loop.open_camera = open_camera
+    if sys.stdin.isatty():  # keys typed on the terminal stand in for the buttons and knob (host/keys.py)
+        from host.keys import TerminalKeys
+        TerminalKeys(loop.post).start()
     signal.signal(signal.SIGTERM, loop.request_stop)
     signal.signal(signal.SIGINT, loop.request_stop)
     try:
