@@ -357,7 +357,7 @@ class DemoTable(ScriptedPlayers):
                 lines.append(f"  MISREAD {m.turn} roll {m.roll} die {m.die}: read {m.read} "
                              f"({m.confidence:.0%} sure), really {m.truth} -> {m.how}")
             else:
-                lines.append(f"  MISREAD {m.turn} roll {m.roll}: {m.read}; really {m.truth} -> {m.how}")
+                lines.append(f"  ENTERED BY HAND {m.turn} roll {m.roll}: {m.read}; really {m.truth} -> {m.how}")
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
         lines.append(f"session {self.table.id} stored in {self.table.store.path} (its history: dicewatch export "

@@ -326,7 +326,7 @@ class FateDemo(ScriptedPlayers):
                 lines.append(f"  MISREAD turn {m.roll} die {m.die}: read {m.read} ({m.confidence:.0%} sure), "
                              f"really {m.truth} -> {m.how}")
             else:
-                lines.append(f"  MISREAD turn {m.roll}: {m.read}; really {m.truth} -> {m.how}")
+                lines.append(f"  ENTERED BY HAND turn {m.roll}: {m.read}; really {m.truth} -> {m.how}")
         lines.append(f"e-ink: {self.eink.full_updates} full refreshes, {self.eink.coalesced} screens coalesced, "
                      f"{len(self.panel.written)} PNGs in {self.panel.folder}")
         lines.append(f"session {self.table.id} stored in {self.table.store.path}")
