@@ -92,6 +92,7 @@ class SettleGate:
         self._background: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         self._reference: np.ndarray | None = None   # small copy of the last reported scene
+        self._resized = False                        # the frames changed size since that report
         self._still_since: float | None = None
         self._decided = False
         self._index = -1
@@ -219,7 +220,11 @@ class SettleGate:
         """Feed one frame; returns a Settle when a new still scene (without a hand) is ready."""
         self._index += 1
         small = self._small(image)
-        if self._background is None and self._background_full is not None:
+        if self._reference is not None and self._reference.shape != small.shape:
+            # the frames changed size (a camera reconnected at another resolution): the last
+            # reported scene cannot be compared with them, so the next still scene is reported
+            self._reference, self._resized = None, True
+        if self._background_full is not None and (self._background is None or self._background.shape != small.shape):
             self._background = self._small(self._fit_background(image))
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
@@ -244,7 +249,8 @@ class SettleGate:
         self._decided = True
         self.state = SETTLED
         changed = self._changed_since_report(small)
-        first = self._reference is None
+        first = self._reference is None and not self._resized
+        self._resized = False
         if changed == 0.0 or (first and not self.report_first):
             if first:
                 self._reference = small

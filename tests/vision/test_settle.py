@@ -4,6 +4,7 @@ The reads here use the renderer's ground truth as the "reader", so these tests c
 gate, not the pip reader."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -202,3 +203,17 @@ def test_the_light_change_is_measured_as_a_gain_with_burnt_out_pixels_clipped():
     assert np.abs(relit(before, gains, shifts).astype(int) - after).max() <= 4
     grey = before[..., 0]
     assert np.allclose(light_change(grey, grey)[0], 1.0)
+
+
+@pytest.mark.parametrize("report_first", [True, False])
+def test_frames_that_change_size_start_afresh_instead_of_failing(report_first):
+    """A webcam reconnected at another resolution: the scene after it is reported once."""
+    table = synth.Table((320, 240), 12, background="tray")
+    rng = np.random.default_rng(12)
+    poses = [synth.DiePose(face="3", x=x, y=y, yaw=yaw) for x, y, yaw in table.random_positions(2, rng, touching=0.0)]
+    scene = table.draw(poses, "d6-pips", np.random.default_rng(1))[0]
+    wider = cv2.copyMakeBorder(scene, 0, 0, 0, 80, cv2.BORDER_REPLICATE)   # 400x240: another shape
+    gate = SettleGate(report_first=report_first)
+    reports = [gate.update(frame, 0.05 * i) for i, frame in enumerate([scene] * 20 + [wider] * 20)]
+    times = [round(r.timestamp, 2) for r in reports if r is not None]
+    assert times == ([0.3] if report_first else []) + [1.3]
