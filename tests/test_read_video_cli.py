@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from host import cli
@@ -84,6 +85,8 @@ def test_video_with_calibration_reports_areas(tmp_path, capsys, filmed, monkeypa
     (["read", "--frames", ".", "--fps", "nan"], "--fps nan: expected a number of frames per second above 0"),
     (["read", "--frames", ".", "--fps", "inf"], "--fps inf: expected a number of frames per second above 0"),
     (["read", "a.jpg", "--calibration", "nope"], "no calibration named 'nope'"),
+    (["read", "--video", "b.mp4", "--fps", "25"], "--fps 25: only for --frames"),
+    (["read", "a.jpg", "--fps", "25"], "--fps 25: only for --frames"),
 ])
 def test_usage_errors(argv, message, capsys):
     assert cli.main(argv) == 2
@@ -122,3 +125,12 @@ def test_frames_of_another_camera_are_refused_with_calibration(tmp_path, capsys,
     assert cli.main(["read", "--frames", str(folder), "--calibration", "default", "--json"]) == 1
     (line,) = _reads(capsys)
     assert line["image"] == str(folder) and "made for 640x480 frames" in line["error"]
+
+
+def test_frames_too_few_to_settle_say_so(tmp_path, capsys):
+    for n in range(3):   # 0.1 s of frames at 30 per second: nothing can lie still for 0.3 s
+        cv2.imwrite(str(tmp_path / f"frame-{n}.png"), np.full((120, 160, 3), 90, np.uint8))
+    assert cli.main(["read", "--frames", str(tmp_path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{tmp_path}: no roll settled in its 3 frames" in captured.err

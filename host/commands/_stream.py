@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from pathlib import Path
 
 from host.cli import UsageError
+
+DEFAULT_FPS = 30.0
 
 
 def add_stream_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,8 +22,8 @@ def add_stream_arguments(parser: argparse.ArgumentParser) -> None:
                        help="read a video instead of photos: one read per roll, once the dice lie still")
     group.add_argument("--frames", type=Path, metavar="DIR",
                        help="the same for a folder of numbered frames (frame-1.png, frame-2.png, ...)")
-    group.add_argument("--fps", type=float, default=30.0,
-                       help="frames per second of --frames (default 30)")
+    group.add_argument("--fps", type=float,
+                       help=f"frames per second of --frames (default {DEFAULT_FPS:g})")
     group.add_argument("--calibration", metavar="NAME",
                        help="a saved tray calibration (dicewatch calibrate): each die gets its area "
                             "(rolling / keep / outside); frames must come from the calibrated camera")
@@ -33,6 +36,11 @@ def check_inputs(args: argparse.Namespace) -> None:
     if len(given) != 1:
         raise UsageError("photos (IMAGE ...) are required, or --video FILE, or --frames DIR" +
                          (f" (not {' and '.join(given)} together)" if given else ""))
+    if args.fps is not None and args.frames is None:
+        raise UsageError(f"--fps {args.fps:g}: only for --frames (a video carries its own frame rate, "
+                         "photos have none)")
+    if args.frames is not None and args.fps is None:
+        args.fps = DEFAULT_FPS
     if args.frames is not None and not 0 < args.fps < math.inf:  # not nan or inf either
         raise UsageError(f"--fps {args.fps}: expected a number of frames per second above 0")
 
@@ -57,10 +65,12 @@ def settled_frames(args: argparse.Namespace):
     except SourceError as exc:
         yield name, _failing(ImageError(name, _reason(exc, name)))
         return
+    frames = settles = 0
     with source:
         gate = None
         try:
             for image, timestamp in source:
+                frames += 1
                 if gate is None:
                     if calibration is not None and calibration.background is not None:
                         h, w = image.shape[:2]
@@ -72,9 +82,14 @@ def settled_frames(args: argparse.Namespace):
                     gate = SettleGate(background=background)
                 settle = gate.update(image, timestamp)
                 if settle is not None:
+                    settles += 1
                     yield f"{name}@{settle.timestamp:.2f}s", (lambda frame=settle.image: frame)
         except SourceError as exc:
             yield name, _failing(ImageError(name, _reason(exc, name)))
+            return
+    if not settles:  # not an error (nothing was rolled), but never silence
+        print(f"dicewatch read: {name}: no roll settled in its {frames} frames (dice are read once they "
+              f"have lain still for {SettleGate().window:g} s with no hand in view)", file=sys.stderr)
 
 
 def _reason(exc: Exception, name: str) -> str:
