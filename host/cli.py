@@ -49,11 +49,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser, by_name = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if not args.command:
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         parser.print_help()
         return 2
     module, sub_parser = by_name[args.command]
+    if unknown:  # said with the command's own usage, not the top level's
+        sub_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(module.run(args) or 0)
     except UsageError as exc:

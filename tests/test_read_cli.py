@@ -126,7 +126,8 @@ def test_overlay_written_per_image(tmp_path, photo, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["read"], "required"),
-    (["read", "x.jpg", "--bogus"], "unrecognized arguments"),
+    (["read", "x.jpg", "--bogus"], "usage: dicewatch read [-h]"),   # the command's own usage
+    (["read", "x.jpg", "--bogus"], "dicewatch read: error: unrecognized arguments: --bogus"),
     (["read", "x.jpg", "--dice", "no-such-dice"], "no-such-dice"),
 ])
 def test_bad_flags_are_usage_errors(argv, message, capsys):

@@ -54,7 +54,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
     parser.add_argument("--no-characters", action="store_true", help="do not ask for character cards at the start")
     parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
-    parser.add_argument("--mode", choices=("solo", "coop"), default="solo",
+    parser.add_argument("--mode", choices=("solo", "coop"),
                         help="christmas-romance: the single-player or 2-player co-op game against fate (default solo)")
     parser.add_argument("--virtual-fate", action="store_true",
                         help="christmas-romance: the box rolls fate's dice itself (seeded; the seed is logged)")
@@ -106,6 +106,12 @@ def open_table(args, doc: dict, config_path: Path | None):
     if game.name not in TABLE_GAMES:
         raise UsageError(f"the table loop plays {', '.join(TABLE_GAMES)} so far; for {game.title} use "
                          "dicewatch place, score and replay")
+    if not args.resume:  # (a resumed game is known once opened; it keeps its own mode)
+        for flag, given, own_game in (("--mode", args.mode, "christmas-romance"),
+                                      ("--virtual-fate", args.virtual_fate, "christmas-romance"),
+                                      ("--no-characters", args.no_characters, "jingle-bell-roll")):
+            if given and game.name != own_game:
+                raise UsageError(f"{flag}: only for --game {own_game}, not {game.name}")
     players = parse_players(args.players)
     try:
         store = SessionStore(data_dir() / "sessions.db")

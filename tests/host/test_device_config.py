@@ -75,6 +75,10 @@ def test_run_usage_errors(capsys):
     assert cli.main(["run", "--players", "Ann,Ben", "--camera", "webcam"]) == 2
     assert cli.main(["run", "--players", "Ann,Ben", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+    assert cli.main(["run", "--players", "Ann,Ben", "--mode", "coop"]) == 2   # the default game is jingle-bell-roll
+    assert "--mode: only for --game christmas-romance, not jingle-bell-roll" in capsys.readouterr().err
+    assert cli.main(["run", "--game", "christmas-romance", "--no-characters"]) == 2
+    assert "--no-characters: only for --game jingle-bell-roll, not christmas-romance" in capsys.readouterr().err
     assert cli.main(["run", "--resume"]) == 1
     assert "no unfinished game to resume" in capsys.readouterr().err
     assert cli.main(["run", "--resume", "--game", "jingle-bell-roll"]) == 1
