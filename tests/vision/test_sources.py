@@ -50,16 +50,16 @@ def _write_frames(folder, count=5):
     folder.mkdir()
     for i in range(count):
         image = np.full((40, 60, 3), 20 * i, np.uint8)
-        cv2.imwrite(str(folder / f"frame-{i + 1}.png"), image)  # 1..5, so "frame-10" would sort after 9
+        cv2.imwrite(str(folder / f"frame-{i + 1}.png"), image)  # 1, 2, ... (not 01, 02): names sort 1, 10, 11, 2
 
 
 def test_frame_folder_in_number_order(tmp_path):
-    _write_frames(tmp_path / "shots")
+    _write_frames(tmp_path / "shots", 12)   # frame-10.png .. frame-12.png sort before frame-2.png by name
     (tmp_path / "shots" / "notes.txt").write_text("not a frame")
     with open_source(f"frames:{tmp_path / 'shots'}", fps=10) as folder:
         frames = list(folder)
-    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 20, 40, 60, 80]
-    assert [f.timestamp for f in frames] == pytest.approx([0, 0.1, 0.2, 0.3, 0.4])
+    assert [int(f.image[0, 0, 0]) for f in frames] == [20 * i for i in range(12)]
+    assert [f.timestamp for f in frames] == pytest.approx([0.1 * i for i in range(12)])
 
 
 def test_frame_folder_bad_input(tmp_path):
