@@ -30,6 +30,9 @@ def test_placed_dice_and_json(capsys):
     assert result["suggestion"] == [{"row": 3, "col": 2, "face": "FACE-3"},
                                     {"row": 3, "col": 3, "face": "FACE-4"}]
     assert all(len(p) >= 1 for p in result["placements"])
+    # every legal placement, biggest first: FACE-4 alone at row 3 col 3 touches no die on the card
+    assert result["placements"] == [[{"row": 3, "col": 2, "face": "FACE-3"}, {"row": 3, "col": 3, "face": "FACE-4"}],
+                                    [{"row": 3, "col": 2, "face": "FACE-3"}]]
 
 
 def test_no_legal_placement_is_said_plainly(capsys):
