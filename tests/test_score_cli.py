@@ -67,6 +67,11 @@ def test_zero_score_says_draw_two(capsys):
     code, out, _ = score(capsys, "--dice", "MILK,MILK,MILK,LIST,LIST,LIST,BELL")
     assert "draw two gift cards and keep one" in out
     assert score_json(capsys, "--dice", "MILK,MILK,MILK,LIST,LIST,LIST,BELL")["zero_score_draw"] is True
+    # ...and only then: not for a roll that scores, nor for seven BELLs (0 points, but a win)
+    code, out, _ = score(capsys, "--dice", TURN_EXAMPLE)
+    assert code == 0 and "draw two gift cards" not in out
+    assert score_json(capsys, "--dice", TURN_EXAMPLE)["zero_score_draw"] is False
+    assert score_json(capsys, "--dice", ",".join(["BELL"] * 7))["zero_score_draw"] is False
 
 
 def test_config_overrides_the_score_chart(capsys, tmp_path):
