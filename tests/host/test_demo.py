@@ -70,9 +70,7 @@ def test_a_demo_camera_without_a_data_folder_cleans_up_its_scratch_set():
 
     from host.demo_table import make_camera
     camera, note = make_camera(SimClock(), random.Random(5))
-    if note:
-        import pytest
-        pytest.skip(note)
+    assert not note, note          # the reader and calibration are in the tree: a filmed game, not the stand-in
     scratch = camera.data
     assert (scratch / "dice").is_dir() or any(scratch.iterdir())   # the taught set is there
     del camera
