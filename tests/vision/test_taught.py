@@ -29,19 +29,19 @@ def examples(style):
 @pytest.fixture(scope="module", params=["fused", "embedding", "pattern"])
 def model(examples, request):
     """Every feature kind keeps every promise below (patterns and the learned embedding fused
-    are the default when its model file is installed, the hand-built patterns otherwise)."""
-    if request.param != "pattern" and not taught.EMBEDDING_MODEL.is_file():
-        pytest.skip("the taught-dice embedding model is not installed")
+    are the default when its model file is installed, the hand-built patterns otherwise).
+    The embedding ships in vision/models/, so no kind is skipped here."""
     return taught.teach(examples, kind=request.param)
 
 
 def test_the_default_kind_is_fused_when_the_embedding_is_installed():
     assert taught.default_kind() == ("fused" if taught.EMBEDDING_MODEL.is_file() else "pattern")
+    # the embedding ships with the project: losing it (or its path) must fail, not fall back
+    assert taught.EMBEDDING_MODEL.is_file(), taught.EMBEDDING_MODEL
+    assert taught.default_kind() == "fused"
 
 
 def test_a_fused_match_is_the_weighted_sum_of_both_matches(examples):
-    if not taught.EMBEDDING_MODEL.is_file():
-        pytest.skip("the taught-dice embedding model is not installed")
     fused, patterns, embedding = (taught.features(k) for k in ("fused", "pattern", "embedding"))
     crop, other = examples["GIFT"][0], examples["BELL"][1]
     got = fused.example(crop) @ fused.query(other).T            # (turns x scales, shifts)
@@ -303,8 +303,6 @@ def test_a_big_icon_whose_sign_comes_out_wrong_is_read_with_the_sign_flipped(mon
 def test_a_swirled_die_reads_its_symbol_along_the_second_colour_axis(kind, monkeypatch):
     """Taught from plain white dice with red marks, the same dice in a blue or green swirl:
     the swirl is the main colour axis of their faces, the red marks lie along the second."""
-    if kind != "pattern" and not taught.EMBEDDING_MODEL.is_file():
-        pytest.skip("the taught-dice embedding model is not installed")
     faces = FACE_SETS["d6-pips"]
     plain = DieStyle(body=(235, 238, 240), ink=(40, 40, 200))
     model = taught.teach({f: [taught.tighten_crop(render_face_crop("d6-pips", f, seed=100 * i + n, style=plain))
@@ -395,8 +393,6 @@ def test_a_read_the_two_matchers_part_on_is_not_reported_sure():
 
 
 def test_disagreeing_matchers_cap_the_confidence(examples, monkeypatch):
-    if not taught.EMBEDDING_MODEL.is_file():
-        pytest.skip("the taught-dice embedding model is not installed")
     model = taught.teach(examples, kind="fused")
     crops = [examples[face][0] for face in FACES]
     assert max(conf for _, conf in model.classify_many(crops)) > taught.DISAGREE_CAP
