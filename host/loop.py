@@ -415,6 +415,19 @@ class TableLoop:
         self.setup_done, self.menu = True, None
         self.show_home()
 
+    def _undo_character(self, asking: str) -> None:
+        """Undo on a character menu: take back the answer of the player asked before (their
+        card, or their "no character card"), and ask them again; nothing before the first."""
+        names = [p.name for p in self.state.players]
+        answered = [n for n in names[:names.index(asking)] if n in self._characters_asked()]
+        if answered:
+            if answered[-1] in self._skipped:
+                self._skipped.discard(answered[-1])
+            else:
+                self.table.undo()  # the last event is that player's choose_character
+        self.menu = None
+        self._open_character_menu()
+
     def _characters_asked(self) -> set[str]:
         asked = {e.get("player") for e in self.table.session.events if e.get("type") == "choose_character"}
         return asked | self._skipped
@@ -610,11 +623,18 @@ class TableLoop:
                 self.wizard_menu = None
                 self._show(menu_screen(self.wizard.menu()))
             return
+        if self.menu is not None and self.menu.kind == "character":
+            self._undo_character(self.menu.context)
+            return
         if self.menu is not None:
             self.menu = None
             self.show_home()
             return
         undone = self.table.undo()
+        if undone.get("type") == "choose_character" and self.choose_characters:
+            self.setup_done = False  # that player is asked again
+            self._open_character_menu()
+            return
         if not getattr(self.state, "is_over", False):
             self.table.store.mark_closed(self.table.id, closed=False)  # an ended game taken back is open again
         self.reroll_with = None

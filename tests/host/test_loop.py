@@ -441,3 +441,44 @@ def test_the_camera_can_follow_the_light_and_a_light_it_cannot_follow_is_shown_o
     loop.step()
     errors = [s for s in screen.screens if s.kind == "error"]
     assert len(errors) == 1 and errors[0].title == "Light changed" and "1.4 times" in errors[0].lines[0]
+
+
+def test_undo_on_a_character_menu_takes_back_the_previous_answer(table):
+    """Undo while Cy is asked for a character takes back Ben's card and asks Ben again; before,
+    it closed the menu and the game waited for ever (every roll ignored, nothing reopened it)."""
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen])
+    loop.start()
+    loop.handle("push")                       # Ann: Chris Pine Tree
+    loop.handle("right")
+    loop.handle("push")                       # Ben: the second card left
+    assert screen.screens[-1].title == "Cy: choose a character"
+    loop.handle("undo")
+    assert screen.screens[-1].title == "Ben: choose a character"
+    assert [p.character for p in table.state.players] == ["Chris Pine Tree", None, None]
+    loop.handle("undo")
+    assert screen.screens[-1].title == "Ann: choose a character"
+    assert [p.character for p in table.state.players] == [None, None, None]
+    loop.handle("undo")                       # nothing before Ann: she is still asked
+    assert screen.screens[-1].title == "Ann: choose a character"
+    loop.handle("push")
+    loop.handle("push")
+    loop.handle("next")                       # Cy plays without
+    loop.on_read(roll_of(FIRST))
+    assert table.state.roll_number == 1
+
+
+def test_undo_of_a_character_choice_after_setup_asks_again(table):
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen])
+    loop.start()
+    loop.handle("push")                       # Ann
+    loop.handle("next")                       # Ben and Cy: no more character cards
+    assert screen.screens[-1].kind == "scoreboard"
+    loop.handle("undo")                       # takes back Ann's card: Ann is asked again
+    assert table.state.players[0].character is None
+    assert screen.screens[-1].title == "Ann: choose a character"
+    loop.handle("push")
+    loop.handle("next")
+    loop.on_read(roll_of(FIRST))
+    assert table.state.roll_number == 1
