@@ -685,6 +685,8 @@ class TableLoop:
         state = self.state
         if state.is_over or not self.setup_done or self.wizard is not None:
             return  # dice moved while scoring or choosing characters: the screen says what to do
+        if self.pending is not None:
+            return  # "Check die N" waits for its answer (Undo drops that read), as in the fate game
         if self.menu is not None and self.pending is None:
             self.menu = None  # the knob's menu was open, but the dice were rolled: read them
         faces = [d.face for d in roll.dice]

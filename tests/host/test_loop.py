@@ -482,3 +482,18 @@ def test_undo_of_a_character_choice_after_setup_asks_again(table):
     loop.handle("next")
     loop.on_read(roll_of(FIRST))
     assert table.state.roll_number == 1
+
+
+def test_dice_read_again_while_a_die_is_checked_do_not_become_a_roll_behind_it(table):
+    """The dice settle again while "Check die 2" waits (a hand nudged them): before, a sure read
+    was played as roll 1 under the old check, and confirming the check then played the old
+    read as roll 2. The check stands until it is answered (or Undo drops it), as in the fate game."""
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST, unsure={1}))
+    assert screen.screens[-1].title == "Check die 2"
+    other = ["GIFT", "GIFT", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
+    loop.on_read(roll_of(other))
+    assert table.state.roll_number == 0 and screen.screens[-1].title == "Check die 2"
+    loop.handle("push")
+    assert table.state.roll_number == 1 and sorted(table.state.faces) == sorted(FIRST)
+    assert kinds(table) == [("event", "roll")]
