@@ -386,6 +386,9 @@ class TableLoop:
                 self._show(menu_screen(menu))
                 self._status(ATTENTION)
                 return
+        if self.reroll_with is not None and not state.is_over and self.pending is None:
+            self._show_reroll()  # the announced re-roll is still awaited
+            return
         if state.is_over or state.roll_number == 0:
             self._show(scoreboard_screen(state, self.game))
             if not state.is_over:
@@ -514,9 +517,7 @@ class TableLoop:
                 self._show(menu_screen(self.menu))
             elif isinstance(value, tuple) and value[0] == "reroll":
                 self.reroll_with = value[1]
-                self._show(Screen("prompt", title="Re-roll one die", lines=(
-                    f"with {value[1]}: pick up one die, roll it, and let it settle",)))
-                self._status(WAITING)
+                self._show_reroll()
             elif value == "scoreboard":
                 self._show(scoreboard_screen(self.state, self.game))
             elif value == "undo":
@@ -537,6 +538,12 @@ class TableLoop:
         elif menu.kind == "fix":
             self.menu = None
             self._fix_accepted_die(menu.context, value)
+
+    def _show_reroll(self) -> None:
+        self._show(Screen("prompt", title="Re-roll one die", lines=(
+            f"with {self.reroll_with}: pick up one die, roll it, and let it settle",
+            "Next or Undo: no re-roll")))
+        self._status(WAITING)
 
     def _teach(self) -> None:
         """Teach the game's dice at the box ("Teach the dice" in the knob menu): the loop
@@ -583,6 +590,9 @@ class TableLoop:
             if menu is not None:
                 self.wizard_menu = menu.turn(-menu.highlight)  # the first item: the usual answer
                 self._wizard_choose()
+        elif self.reroll_with is not None:
+            self.reroll_with = None  # no re-roll after all
+            self.show_home()
         elif self.same_read is not None:
             faces, self.same_read = self.same_read, None
             self._submit_roll(faces, None)
@@ -628,6 +638,10 @@ class TableLoop:
             return
         if self.menu is not None:
             self.menu = None
+            self.show_home()
+            return
+        if self.reroll_with is not None:
+            self.reroll_with = None  # the announced re-roll is called off; the roll stands
             self.show_home()
             return
         undone = self.table.undo()

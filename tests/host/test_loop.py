@@ -497,3 +497,29 @@ def test_dice_read_again_while_a_die_is_checked_do_not_become_a_roll_behind_it(t
     loop.handle("push")
     assert table.state.roll_number == 1 and sorted(table.state.faces) == sorted(FIRST)
     assert kinds(table) == [("event", "roll")]
+
+
+def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
+    """Before, Next on "Re-roll one die" showed "next: Roll 2 of 3" but the next throw was still
+    taken as the re-roll (refused: "Frosty re-rolls one die, but 4 dice changed", again and
+    again), and Undo took back the roll itself."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        assert screen.screens[-1].title == "Re-roll one die"
+        loop.handle("undo")                    # calls the re-roll off; the roll stands
+        assert loop.reroll_with is None and table.state.roll_number == 1
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        second = ["GIFT", "GIFT", "GIFT", "LIST", "STOCKING", "GIFT", "BELL"]
+        loop.on_read(roll_of(second))          # all dice thrown: refused as a re-roll
+        assert screen.screens[-1].title == "Roll refused"
+        loop.handle("next")                    # puts the error away: the re-roll is still asked for
+        assert screen.screens[-1].title == "Re-roll one die"
+        loop.handle("next")                    # no re-roll after all
+        assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
+        loop.on_read(roll_of(second))
+        assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 2
