@@ -91,6 +91,17 @@ def split_photos(folder: Path, shots: int, seed: int, read: str = "held-out"):
     return examples, len(teach_groups), tests
 
 
+def labelled_photos(folder: Path, tests, scenes: dict[str, SceneRow]):
+    """Each of the ``tests`` photos with its labels and its scene's row in ``scenes`` (a scene
+    is a photo and its augmented copies, ``split.group_of``), the photo already counted in
+    the row; the caller adds the dice it reads and its misreads."""
+    for stem in tests:
+        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
+        row = scenes.setdefault(group_of(stem), SceneRow(group_of(stem)))
+        row.photos += 1
+        yield image, load_labels(folder, stem, image.shape[1], image.shape[0]), row
+
+
 def crop_accuracy(folder: Path, model, tests, threshold=0.9):
     """The taught model on every labelled die's ground-truth box of the ``tests`` photos:
     accuracy, how many reads are >= ``threshold`` sure and how many of those are wrong, the
@@ -99,12 +110,8 @@ def crop_accuracy(folder: Path, model, tests, threshold=0.9):
     confident = confident_wrong = 0
     confusion = defaultdict(int)
     scenes: dict[str, SceneRow] = {}
-    for stem in tests:
-        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
-        scene = group_of(stem)
-        row = scenes.setdefault(scene, SceneRow(scene))
-        row.photos += 1
-        for face, x, y, w, h in load_labels(folder, stem, image.shape[1], image.shape[0]):
+    for image, labels, row in labelled_photos(folder, tests, scenes):
+        for face, x, y, w, h in labels:
             got, conf = model.classify(taught.face_crop(image, x, y, w, h))
             row.dice += 1
             row.misread += got != face
@@ -128,11 +135,7 @@ def pip_reader_accuracy(folder: Path, tests, reader) -> list[SceneRow]:
     per scene, the dice and misreads. A reader taught from 8 examples per face is measured
     against what full supervision reaches on the same dice."""
     scenes: dict[str, SceneRow] = {}
-    for stem in tests:
-        image = cv2.imread(str(folder / "images" / f"{stem}.jpg"))
-        row = scenes.setdefault(group_of(stem), SceneRow(group_of(stem)))
-        row.photos += 1
-        labels = load_labels(folder, stem, image.shape[1], image.shape[0])
+    for image, labels, row in labelled_photos(folder, tests, scenes):
         if not labels:
             continue
         finds = [Find(x, y, w, h, 1.0) for _, x, y, w, h in labels]
