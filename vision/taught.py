@@ -278,9 +278,12 @@ def _finish(band: np.ndarray) -> np.ndarray:
     return (v / n if n > 1e-6 else v).reshape(-1).astype(np.float32)
 
 
+MIN_CROP_PX = 4  # the smallest die crop (either way) the taught reader can look at
+
+
 def _check(crop: np.ndarray) -> None:
-    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 4:
-        raise ValueError("die crop is empty or smaller than 4 pixels")
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < MIN_CROP_PX:
+        raise ValueError(f"die crop is empty or smaller than {MIN_CROP_PX} pixels")
 
 
 def face_pattern(crop: np.ndarray) -> np.ndarray:

@@ -40,7 +40,6 @@ MIN_PHOTOS = 5  # per face
 DEFAULT_SHOTS = 8
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 LOOSE_CROP_PX = 200  # images this small (longer side) are taken as crops of one die
-MIN_CROP_PX = 4  # the smallest die crop the taught reader can look at (vision.taught)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -221,9 +220,9 @@ def die_crop_from_photo(photo: Path, finder=None):
     except ImageError as exc:
         raise ValueError(f"{photo}: {exc.reason}") from None
     h, w = image.shape[:2]
-    if min(h, w) < MIN_CROP_PX:
+    if min(h, w) < taught.MIN_CROP_PX:
         raise ValueError(f"{photo}: {w}x{h} pixels; expected a photo or a crop of one die at least "
-                         f"{MIN_CROP_PX} pixels each way")
+                         f"{taught.MIN_CROP_PX} pixels each way")
     if max(h, w) <= LOOSE_CROP_PX:
         return taught.tighten_crop(image)
     boxes = list(finder(image)) if finder is not None else []
