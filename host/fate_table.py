@@ -147,10 +147,22 @@ class FateLoop(TableLoop):
         return self.state.dice_due if self.state.phase in DICE_EVENTS else 0
 
     def dice_wanted(self) -> int:
-        """The dice due now (a player's roll, a reroll, fate's dice), or a player's usual
-        three while the game waits for a choice."""
+        """How many dice the players should throw next (what ``run``'s synthetic camera
+        throws): the dice due now (a player's roll, a reroll, fate's dice unless the box rolls
+        them), a co-op player's three before the turn (rolled straight away, they defer
+        nothing), and 0 while the game waits for a button instead (a choice, a menu, a die
+        to check, the placing of the dice read, the end of the game)."""
         from rules.christmas_romance import DICE_PER_TURN
-        return self.due or DICE_PER_TURN
+        state = self.state
+        if self.pending is not None or self.menu is not None or state.phase == "over":
+            return 0
+        if state.phase == "fate" and self.virtual_fate:
+            return 0
+        if self.due:
+            return self.due
+        if state.phase == "declare" and state.mode != "solo" and self._legal({"type": "declare"}):
+            return DICE_PER_TURN
+        return 0
 
     def _face_names(self) -> tuple[str, ...]:
         return tuple(self.state.faces)

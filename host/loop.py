@@ -566,8 +566,14 @@ class TableLoop:
 
     def dice_wanted(self) -> int:
         """How many dice the players should throw next (what ``run``'s synthetic camera
-        throws): Jingle Bell Roll reads all its dice every time."""
-        return DICE
+        throws): all of Jingle Bell Roll's dice while a roll or an announced re-roll is due,
+        and 0 while the game waits for a button instead (a character to choose, a die to
+        check, a menu open, scoring, or the turn's three rolls used: press Score)."""
+        state = self.state
+        if (state.is_over or not self.setup_done or self.wizard is not None or self.pending is not None
+                or self.menu is not None):
+            return 0
+        return DICE if state.can_roll or self.reroll_with is not None else 0
 
     def _face_names(self) -> tuple[str, ...]:
         from rules.dice import faces_of

@@ -396,7 +396,8 @@ class SyntheticCamera(FrameSource):
         Pip dice are always a mix of looks, as players' pip dice are.
     :param dice_count: without a script, asked before each throw how many dice to throw
         (a game loop's ``dice_wanted``: the synthetic players throw what the game asks for);
-        None, or an answer of None, throws 2-6 dice.
+        an answer of 0 means the game waits for a button, not dice, so the dice lie still
+        and it is asked again every frame; None, or an answer of None, throws 2-6 dice.
     :param light: the room's light over time, ``[(seconds, level), ...]``: from each time on
         the scene is ``level`` times as bright as at the start (a lamp switched on: 1.3).
         The camera's exposure stays locked, so a brighter room burns out the pale mat and
@@ -451,15 +452,19 @@ class SyntheticCamera(FrameSource):
             raise SourceError(f"synthetic script: keep index {bad[0]} is not one of the {len(faces)} dice")
         return ScriptedRoll(faces, tuple(item.keep), item.hover, item.nudge, item.new_turn)
 
-    def _random_roll(self) -> ScriptedRoll:
+    def _wanted(self) -> int | None:
+        """How many dice the game asks for now (None: not told; 0: nothing, the players wait)."""
+        wanted = self.dice_count() if self.dice_count is not None else None
+        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0):
+            raise SourceError(f"synthetic camera: asked to throw {wanted!r} dice; expected a whole "
+                              f"number from 0 up (0: wait)")
+        return wanted
+
+    def _random_roll(self, wanted: int | None) -> ScriptedRoll:
         rng = self._rng
         faces = FACE_SETS[self.dice_set]
         count = int(rng.integers(2, 7))  # drawn even when told, so a seed films the same table
-        wanted = self.dice_count() if self.dice_count is not None else None
         if wanted is not None:
-            if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 1:
-                raise SourceError(f"synthetic camera: asked to throw {wanted!r} dice; expected a whole "
-                                  f"number from 1 up")
             count = wanted
         return ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, count)),
                             hover=bool(self.hands and rng.random() < 0.3), nudge=bool(rng.random() < 0.1))
@@ -479,7 +484,11 @@ class SyntheticCamera(FrameSource):
                     yield None  # the script is used up: read() stops until more is appended
                 roll = self._scripted(self.script[k])
             else:
-                roll = self._random_roll()
+                wanted = self._wanted()
+                while wanted == 0:  # the game waits for an answer, not dice: so do the players
+                    yield ("still" if placed else "empty"), k - 1, placed, []
+                    wanted = self._wanted()
+                roll = self._random_roll(wanted)
             yield from self._throw(k, roll, placed, previous_keep)
             previous_keep = roll.keep
             if roll.hover and self.hands:

@@ -85,16 +85,34 @@ def test_fate_is_due_after_a_solo_turn_and_the_screen_says_how_many_dice(store):
 
 
 def test_the_dice_wanted_follow_the_game(store):
-    """What `run`'s synthetic camera is told to throw: a player's 3 while the game waits for
-    the turn's choice and after it, then the 10 fate dice once fate is due."""
+    """What `run`'s synthetic camera is told to throw: nothing while the solo player chooses
+    how to roll, the player's 3 after the choice, nothing while the dice read wait to be
+    placed or a die waits to be checked, then the 10 fate dice once fate is due."""
     loop, _ = make_loop(store)
-    assert loop.dice_wanted() == 3
+    assert loop.dice_wanted() == 0
+    loop.handle("push")                       # the choice's menu open: still nothing
+    assert loop.menu is not None and loop.dice_wanted() == 0
     choose(loop, is_event("declare", use="none"))
     assert loop.dice_wanted() == 3
-    loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"]))
+    loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"], unsure=(1,)))
+    assert loop.pending is not None and loop.dice_wanted() == 0
+    loop.handle("next")                       # die 2 is what the camera read
+    assert loop.pending is None and loop.state.phase != "roll" and loop.dice_wanted() == 0
     choose(loop, lambda v: isinstance(v, dict) and v.get("type") == "place" and v["card"] == "stage")
     loop.handle("score")
     assert loop.state.fate_due and loop.dice_wanted() == 10
+
+
+def test_dice_wanted_leaves_fate_to_the_box_and_lets_co_op_roll_straight_away(store):
+    virtual, _ = make_loop(store, virtual_fate=True)
+    solo_turn(virtual, ["FACE-2", "FACE-2", "FACE-3"])
+    assert virtual.state.fate_due and virtual.dice_wanted() == 0
+    ten, _ = make_loop(store)
+    solo_turn(ten, ["FACE-2", "FACE-2", "FACE-3"])
+    assert ten.state.fate_due and ten.dice_wanted() == 10
+    co_op = FateLoop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[])
+    co_op.start()
+    assert co_op.state.phase == "declare" and co_op.dice_wanted() == 3
 
 
 def test_dice_rolled_before_choosing_are_not_taken_and_push_opens_the_choice(store):

@@ -523,3 +523,33 @@ def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
         assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
         loop.on_read(roll_of(second))
         assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 2
+
+
+def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
+    """What `run`'s synthetic camera is told to throw: all 7 dice while a roll is due, nothing
+    while a character is chosen, a die is checked, the knob's menu is open, or the turn's
+    three rolls are used (the players must press Score); an announced re-roll throws again."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"]})
+        choosing = TableLoop(table, presenters=[], choose_characters=True)
+        choosing.start()
+        assert choosing.menu is not None and choosing.dice_wanted() == 0   # Ann: choose a character
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, _ = make_loop(table)
+        assert loop.dice_wanted() == 7
+        loop.on_read(roll_of(FIRST, unsure={2}))
+        assert loop.pending is not None and loop.dice_wanted() == 0         # "Check die 3"
+        loop.handle("next")
+        assert table.state.roll_number == 1 and loop.dice_wanted() == 7
+        loop.handle("push")
+        assert loop.menu is not None and loop.dice_wanted() == 0
+        choose_face(loop, ("reroll", "Frosty"))
+        assert loop.reroll_with == "Frosty" and loop.dice_wanted() == 7
+        second = ["GIFT" if f == "MILK" else f for f in FIRST]
+        loop.on_read(roll_of(second))
+        assert table.state.turn.ability_used and loop.dice_wanted() == 7
+        for faces in (["COOKIE" if f == "GIFT" else f for f in second], second):
+            loop.on_read(roll_of(faces))
+        assert table.state.roll_number == 3 and loop.dice_wanted() == 0     # press Score
+        loop.handle("score")
+        assert loop.wizard is not None and loop.dice_wanted() == 0

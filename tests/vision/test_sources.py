@@ -270,11 +270,37 @@ def test_a_dice_count_of_none_throws_two_to_six_like_before():
     assert all(2 <= n <= 6 for n in counts)
 
 
-@pytest.mark.parametrize("answer", [0, -2, 2.5, "7", True])
+@pytest.mark.parametrize("answer", [-2, 2.5, "7", True])
 def test_a_bad_dice_count_says_what_was_asked_and_what_is_expected(answer):
     camera = SyntheticCamera(5, dice_count=lambda: answer, lead_in=0.1, size=(240, 180))
-    with pytest.raises(SourceError, match=r"asked to throw .* dice; expected a whole number from 1 up"):
+    with pytest.raises(SourceError, match=r"asked to throw .* dice; expected a whole number from 0 up"):
         list(camera)
+
+
+def test_a_dice_count_of_0_keeps_the_dice_still_until_the_game_asks_again():
+    """While the game waits for a button (a question, the turn's last roll scored), `run`'s
+    synthetic players throw nothing: the dice lie as they fell, frame after frame, and the
+    next throw comes on the first frame the game asks for dice again."""
+    answers = {"now": 3}
+    camera = SyntheticCamera(5, dice_count=lambda: answers["now"], lead_in=0.1, hold=0.3, fps=10,
+                             hands=False, size=(240, 180))
+    frames = iter(camera)
+    while camera.truth is None or camera.truth.phase != "still":
+        next(frames)
+    answers["now"] = 0
+    lying = camera.truth.faces
+    for _ in range(60):                    # six seconds of nobody throwing
+        next(frames)
+        assert camera.truth.phase == "still" and camera.truth.roll == 0 and camera.truth.faces == lying
+    answers["now"] = 2
+    while camera.truth.roll == 0:
+        next(frames)
+    assert camera.truth.roll == 1
+    while camera.truth.phase != "still":
+        next(frames)
+    assert len(camera.truth.faces) == 2
+    empty = SyntheticCamera(5, dice_count=lambda: 0, lead_in=0.1, fps=10, size=(240, 180))
+    assert all(empty.read() and empty.truth.phase == "empty" for _ in range(20))
 
 
 def test_the_synthetic_rooms_light_changes_and_its_exposure_makes_up_for_it():
