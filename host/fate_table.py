@@ -19,7 +19,7 @@ fate       "Fate rolls 7 dice": the camera counts the snowflakes; with ``virtual
            box rolls them itself from a fresh seed (the seed is the logged event, so a replay
            is exact) when the knob is pushed
 fate_choice solo: fate's dice on screen; the menu copies one of them or takes a free
-           deferred die (or passes)
+           deferred die (or passes; Next passes too)
 over       the win or loss screen, then the movie told as a story, page by page
 ========== ==================================================================================
 
@@ -47,6 +47,7 @@ MODES = ("solo", "coop")
 DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
 STORY_LINES = 1          # sentences per story page (a story sentence fills the small panel)
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
+PASS = {"type": "fate_choice", "take": "none"}  # solo, fate's turn: take nothing (Next)
 
 
 # -- what the screen shows -------------------------------------------------------------------
@@ -229,7 +230,7 @@ class FateLoop(TableLoop):
             self._show(Screen("prompt", title="Fate rolled", dice=die_views(state.fate_roll, state.snowflake),
                               lines=fate_result_lines(state) + ("push the knob: copy one of fate's dice, "
                                                                 "or take a free deferred die",),
-                              dice_set=DICE_SET))
+                              dice_set=DICE_SET, footer="Next: pass (take nothing)"))
             self._status(ATTENTION)
 
     def _last_event_type(self) -> str | None:
@@ -387,7 +388,7 @@ class FateLoop(TableLoop):
         defer = {"type": "fate_choice", "take": "defer"}
         if self._legal(defer):
             items.append(MenuItem("Take a free deferred die", defer))
-        items.append(MenuItem("Pass", {"type": "fate_choice", "take": "none"}))
+        items.append(MenuItem("Pass", dict(PASS)))
         if "faces" in (self._last_dice_event() or {}):
             items.append(MenuItem("Correct a die of fate's roll", "correct"))
         items.append(MenuItem("Undo the fate roll", "undo"))
@@ -467,6 +468,8 @@ class FateLoop(TableLoop):
             self._submit(faces)
         elif self.state.phase == "over":
             self._open_phase_menu()
+        elif self.state.phase == "fate_choice" and self._legal(PASS):
+            self._play_and_show(dict(PASS))  # Next: the usual answer, take nothing from fate's dice
         else:
             self.show_home()
 

@@ -193,6 +193,22 @@ def test_fates_turn_copy_goes_to_the_star_love_interest(store):
     assert loop.state.sides[0].copied == ("FACE-6",) and loop.state.phase == "declare"
 
 
+def test_next_on_fate_rolled_passes_and_the_screen_says_so(store):
+    """Next is the usual answer everywhere on the box; on "Fate rolled" it is Pass (before, it
+    only showed the same screen again, and passing needed the menu)."""
+    loop, screen = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    loop.on_read(roll_of([SNOW] + ["FACE-6"] * 9))
+    assert screen.screens[-1].title == "Fate rolled" and screen.screens[-1].footer == "Next: pass (take nothing)"
+    loop.handle("next")
+    assert loop.table.session.events[-1] == {"type": "fate_choice", "take": "none"}
+    assert loop.state.phase == "declare" and loop.state.sides[0].copied == ()
+    loop.handle("push")                      # an open menu is closed by Next, not answered
+    assert loop.menu is not None
+    loop.handle("next")
+    assert loop.menu is None and loop.table.session.events[-1]["type"] == "fate_choice"
+
+
 def test_virtual_fate_rolls_from_a_logged_seed_and_replays_exactly(store, tmp_path):
     loop, screen = make_loop(store, virtual_fate=True, new_seed=lambda: 4242)
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
