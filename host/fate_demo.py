@@ -24,6 +24,7 @@ from pathlib import Path
 from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedPlayers, SimClock,
                              SyntheticTable, filmed_game, misread_corrections)
 from host.fate_table import DICE_SET, FateLoop, story_pages
+from rules.christmas_romance import snowflakes_gone
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
 SOLO_PLAYERS = ["Holly"]
@@ -280,7 +281,7 @@ class FateDemo(ScriptedPlayers):
             self.stats.first_reads.append((dice, len(first), true_snow, first.count(state.snowflake)))
         self.say(f"fate rolls {dice} dice ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
                  f"{'snowflake' if read_snow == 1 else 'snowflakes'}; {state.snowflakes_frozen}/"
-                 f"{state.fate_dice_total} {'frozen' if state.mode == 'solo' else 'taken from fate'} "
+                 f"{state.fate_dice_total} {snowflakes_gone(state)} "
                  f"(was {frozen_before})")
         if state.phase == "fate_choice":
             side = state.sides[0]

@@ -39,6 +39,7 @@ from host.devices import ATTENTION, MOVING, READ_OK, WAITING
 from host.loop import SETTLING, STILL, Pending, TableLoop, menu_screen
 from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
 from host.presenters import DieView, Screen
+from rules.christmas_romance import snowflakes_gone
 from rules.core import RuleError
 
 GAME = "christmas-romance"
@@ -79,7 +80,7 @@ def progress_lines(state) -> tuple[str, ...]:
         lines.append(f"copied {' '.join(side.copied) or 'none'} · deferred {side.deferred}")
     if state.fate_dice_total:
         lines.append(f"fate: {state.snowflakes_frozen}/{state.fate_dice_total} snowflakes "
-                     f"{'frozen' if state.mode == 'solo' else 'taken'}")
+                     f"{snowflakes_gone(state)}")
     return tuple(lines)
 
 
@@ -89,9 +90,8 @@ def fate_title(count: int) -> str:
 
 def fate_result_lines(state) -> tuple[str, ...]:
     new = state.fate_roll.count(state.snowflake)
-    gone = "frozen" if state.mode == "solo" else "taken away"
     return (f"{new} new {'snowflake' if new == 1 else 'snowflakes'}: "
-            f"{state.snowflakes_frozen} of {state.fate_dice_total} {gone}",)
+            f"{state.snowflakes_frozen} of {state.fate_dice_total} {snowflakes_gone(state)}",)
 
 
 def story_pages(text: str, per_page: int = STORY_LINES) -> list[tuple[str, ...]]:

@@ -508,6 +508,12 @@ def _declare(state: State, event) -> State:
     return replace(state, phase="roll", turn=Turn(player=player, use=use, defer=defer, released=released))
 
 
+def snowflakes_gone(state: State) -> str:
+    """What has happened to fate's snowflakes, in the mode's own words: solo freezes them,
+    co-op takes them away from fate (the same count, ``snowflakes_frozen``, either way)."""
+    return "frozen" if state.mode == "solo" else "taken away"
+
+
 def dice_to_roll(state: State) -> int:
     """How many dice the current chance event must have (0 when no dice are due)."""
     if state.phase == "roll":
@@ -960,7 +966,7 @@ def scoreboard(state: State) -> list[list[str]]:
         rows.append([s.name, str(min(s.stage, STAGES)), card, "yes" if s.romance else "no",
                      " ".join(s.copied) or "-", str(s.deferred), str(len(s.movie))])
     if state.fate_dice_total:
-        rows.append(["fate", "", f"{state.snowflakes_frozen}/{state.fate_dice_total} frozen", "", "", "",
+        rows.append(["fate", "", f"{state.snowflakes_frozen}/{state.fate_dice_total} {snowflakes_gone(state)}", "", "", "",
                      f"{state.fate_dice} dice to roll"])
     return rows
 

@@ -381,6 +381,8 @@ def test_coop_fate_rolls_after_each_round_and_loses_when_no_dice_are_left():
     assert cr.prompt(s.state) == "fate is due: roll 10 fate dice"
     fate(s, snowflakes=3)
     assert s.state.fate_dice == 7 and s.state.phase == "declare" and s.state.current_player == "Ann"
+    # co-op's own words, in `replay`'s scoreboard as on the box: taken away, not frozen
+    assert GAME.scoreboard(s.state)[-1] == ["fate", "", "3/10 taken away", "", "", "", "7 dice to roll"]
     with pytest.raises(RuleError, match="single-player game only"):
         turn(s, [F2, F2, F2], end=False) or s.play({"type": "melt", "faces": [F2, F2, F2]})
     s.play({"type": "end_turn"})
