@@ -7,15 +7,17 @@ rolling area, the keep area, or outside). The empty tray's picture (median of a 
 so noise and a passing shadow drop out) is kept as the background model.
 
     calibration = calibrate(frames, name="default")
-    calibration.save(folder / "default.json")        # also writes default-background.png
+    calibration.save(folder / "default.json")        # also writes default-background-<hash>.png
     roll = annotate_roll(roll, calibration)           # each Die gets area="rolling"/"keep"/...
 
 Paths are always given by the caller (vision never decides where files live).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -218,23 +220,31 @@ class Calibration:
                 "background": background_file, "created": self.created}
 
     def save(self, path: str | Path) -> Path:
-        """Write ``path`` (JSON) and, if there is a background, ``<stem>-background.png`` beside it.
+        """Write ``path`` (JSON) and, if there is a background, ``<stem>-background-<hash>.png``
+        beside it (named by its contents, so a new background never overwrites the one the
+        current JSON names).
 
-        Both are written beside themselves, flushed to the disk, and then renamed into place
-        (the background first), so a crash or power cut while calibrating again leaves the
-        previous calibration whole, never a torn background or an empty JSON file."""
+        Both are written beside themselves and flushed to the disk; the background is renamed
+        into place first, then the JSON, whose rename is the one step that switches to the new
+        calibration. A crash or power cut at any moment leaves the previous calibration whole
+        (its JSON and its own background), or the new one whole; never a torn file, an empty
+        JSON, or a new background paired with the old JSON. Backgrounds no JSON names any
+        more are removed after the switch."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         background_file = None
         staged: list[tuple[Path, Path]] = []   # (written beside, its place)
         try:
             if self.background is not None:
-                background_file = f"{path.stem}-background.png"
+                ok, png = cv2.imencode(".png", self.background)
+                if not ok:
+                    raise CalibrationError(f"{path}: cannot encode the background image")
+                data = png.tobytes()
+                background_file = f"{path.stem}-background-{hashlib.sha256(data).hexdigest()[:12]}.png"
                 target = path.with_name(background_file)
-                tmp_image = path.with_name(f".{background_file}.tmp.png")  # OpenCV picks the format by suffix
+                tmp_image = path.with_name(f".{background_file}.tmp")
                 staged.append((tmp_image, target))
-                if not cv2.imwrite(str(tmp_image), self.background):
-                    raise CalibrationError(f"{target}: cannot write the background image")
+                tmp_image.write_bytes(data)
             tmp = path.with_suffix(path.suffix + ".tmp")
             staged.append((tmp, path))
             tmp.write_text(json.dumps(self.to_json(background_file), indent=2) + "\n")
@@ -246,6 +256,7 @@ class Calibration:
         finally:
             for written, _ in staged:
                 written.unlink(missing_ok=True)  # gone once renamed; a failed save's leftovers
+        _remove_old_backgrounds(path, keep=background_file)
         return path
 
     @classmethod
@@ -279,6 +290,19 @@ class Calibration:
         return cls(name=str(data.get("name", path.stem)), paper=paper, frame_size=frame_size, image_to_mat=matrix,
                    background=background, reprojection_px=float(data.get("reprojection_px", 0.0)),
                    created=str(data.get("created", "")))
+
+
+def _remove_old_backgrounds(path: Path, keep: str | None) -> None:
+    """Delete the backgrounds of earlier saves of ``path`` (``<stem>-background.png`` of older
+    versions, ``<stem>-background-<hash>.png``), all but ``keep``. Only exactly these names:
+    another calibration whose name starts the same is left alone."""
+    own = re.compile(re.escape(path.stem) + r"-background(-[0-9a-f]{12})?\.png")
+    for old in path.parent.iterdir():
+        if old.name != keep and own.fullmatch(old.name):
+            try:
+                old.unlink()
+            except OSError:  # a stale picture is harmless: the JSON names the one in use
+                pass
 
 
 def empty_tray(calibration) -> np.ndarray:

@@ -3,7 +3,7 @@ and the millimetres per pixel, learn the empty tray's picture, and save it all.
 
 Lay the printed mat (see 'dicewatch mat') flat under the camera, all four corner squares in
 view, nothing on it. The calibration is saved in the data directory under calibration/NAME.json
-(with NAME-background.png); 'dicewatch read --calibration NAME' then says for each die
+(with the NAME-background-HASH.png it names); 'dicewatch read --calibration NAME' then says for each die
 whether it lies in the rolling or the keep area. Calibrate again whenever the camera or the
 mat moves.
 

@@ -57,7 +57,8 @@ def test_save_load_round_trip(tmp_path):
     image, truth = _mat_scene(6)
     calibration = calibrate([image] * 2, name="kitchen")
     path = calibration.save(tmp_path / "kitchen.json")
-    assert (tmp_path / "kitchen-background.png").is_file()
+    [background] = tmp_path.glob("kitchen-background-*.png")
+    assert json.loads(path.read_text())["background"] == background.name
     loaded = Calibration.load(path)
     assert loaded.name == "kitchen" and loaded.paper == "A4" and loaded.frame_size == (640, 480)
     assert np.allclose(loaded.image_to_mat, calibration.image_to_mat)
@@ -74,12 +75,11 @@ def test_calibrating_again_and_crashing_half_way_keeps_the_old_calibration(tmp_p
     old = calibrate([_mat_scene(6)[0]] * 2, name="kitchen")
     path = old.save(folder / "kitchen.json")
     new = calibrate([_mat_scene(7, camera_tilt=25)[0]] * 2, name="kitchen")
-    real_imwrite, real_write_text = cv2.imwrite, Path.write_text
+    real_write_bytes, real_write_text = Path.write_bytes, Path.write_text
 
-    def torn_imwrite(name, image, *args):
-        real_imwrite(name, image, *args)
-        Path(name).write_bytes(Path(name).read_bytes()[:200])  # cut short ...
-        raise KeyboardInterrupt("power cut")                      # ... by the power failing
+    def torn_write_bytes(self, data, *args, **kwargs):
+        real_write_bytes(self, data[:200], *args, **kwargs)   # cut short ...
+        raise KeyboardInterrupt("power cut")                  # ... by the power failing
 
     def torn_write_text(self, text, *args, **kwargs):
         real_write_text(self, text[:20], *args, **kwargs)
@@ -87,7 +87,7 @@ def test_calibrating_again_and_crashing_half_way_keeps_the_old_calibration(tmp_p
 
     with monkeypatch.context() as power:
         if cut == "background":
-            power.setattr(calibrate_module.cv2, "imwrite", torn_imwrite)
+            power.setattr(Path, "write_bytes", torn_write_bytes)
         else:
             power.setattr(Path, "write_text", torn_write_text)
         with pytest.raises(KeyboardInterrupt):
@@ -96,7 +96,50 @@ def test_calibrating_again_and_crashing_half_way_keeps_the_old_calibration(tmp_p
     assert np.allclose(loaded.image_to_mat, old.image_to_mat)
     assert np.array_equal(loaded.background, old.background)
     assert new.save(path) == path and np.allclose(Calibration.load(path).image_to_mat, new.image_to_mat)
-    assert sorted(p.name for p in folder.iterdir()) == ["kitchen-background.png", "kitchen.json"]
+    assert sorted(p.name for p in folder.iterdir()) == [json.loads(path.read_text())["background"], "kitchen.json"]
+
+
+def test_a_power_cut_between_the_two_renames_keeps_the_old_background_with_the_old_json(tmp_path, monkeypatch):
+    """The new background is in place, the new JSON is not yet: the old JSON must still find
+    its own background, not the new one (a background of another camera pose would make the
+    settle gate and the die finder compare every frame with the wrong empty tray)."""
+    from pathlib import Path
+    folder = tmp_path / "calibration"
+    old = calibrate([_mat_scene(6)[0]] * 2, name="kitchen")
+    path = old.save(folder / "kitchen.json")
+    new = calibrate([_mat_scene(7, camera_tilt=25)[0]] * 2, name="kitchen")
+    real_replace = Path.replace
+
+    def cut_before_the_json(self, target):
+        if Path(target).suffix == ".json":
+            raise KeyboardInterrupt("power cut")
+        return real_replace(self, target)
+
+    with monkeypatch.context() as power:
+        power.setattr(Path, "replace", cut_before_the_json)
+        with pytest.raises(KeyboardInterrupt):
+            new.save(path)
+    loaded = Calibration.load(path)
+    assert np.allclose(loaded.image_to_mat, old.image_to_mat)
+    assert np.array_equal(loaded.background, old.background)
+    new.save(path)                               # calibrated again: the stray backgrounds go
+    assert len(list(folder.glob("kitchen-background*.png"))) == 1
+    assert np.array_equal(Calibration.load(path).background, new.background)
+
+
+def test_saving_leaves_other_calibrations_and_reads_an_older_save(tmp_path):
+    """Only this calibration's old backgrounds are removed, never those of a calibration whose
+    name starts the same; a calibration saved before backgrounds carried a hash still loads."""
+    image = _mat_scene(6)[0]
+    other = calibrate([image] * 2, name="kitchen-background-x").save(tmp_path / "kitchen-background-x.json")
+    legacy = tmp_path / "kitchen-background.png"
+    cv2.imwrite(str(legacy), calibrate([image] * 2).background)
+    data = calibrate([image] * 2, name="kitchen").to_json("kitchen-background.png")
+    (tmp_path / "kitchen.json").write_text(json.dumps(data))
+    assert Calibration.load(tmp_path / "kitchen.json").background is not None
+    calibrate([image] * 2, name="kitchen").save(tmp_path / "kitchen.json")
+    assert not legacy.exists()
+    assert Calibration.load(other).background is not None
 
 
 def test_a_saved_calibration_is_flushed_to_the_disk_before_it_replaces_the_old_one(tmp_path, monkeypatch):
@@ -176,7 +219,7 @@ def test_bad_files_say_what_is_wrong(tmp_path):
         Calibration.load(tmp_path / "half.json")
     image, _ = _mat_scene(9)
     calibrate([image]).save(tmp_path / "lost.json")
-    (tmp_path / "lost-background.png").unlink()
+    next(tmp_path.glob("lost-background-*.png")).unlink()
     with pytest.raises(CalibrationError, match="background image is missing"):
         Calibration.load(tmp_path / "lost.json")
 
