@@ -110,7 +110,7 @@ _DEVICE_TYPES: dict[str, tuple[type | tuple, str]] = {
     "png_dir": (str, "a folder path"),
     "eink_min_interval": ((int, float), "seconds (a number >= 0)"),
     "gpio": (bool, "true or false"),
-    "panel": (str, 'a serial port such as "/dev/ttyACM0", or ""'),
+    "panel": (str, '"auto", "usb:VID:PID", "serial:/dev/ttyACM0", a port path, or "" for none'),
     "camera_retry_max": ((int, float), "seconds (a number >= 1)"),
     "frame_interval": ((int, float), "seconds (a number >= 0)"),
     "overlays": (bool, "true or false"),
@@ -153,6 +153,12 @@ def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceC
         if not NAME_PATTERN.fullmatch(values["calibration"]):
             raise ConfigError(path, f"[device] calibration: {values['calibration']!r}: expected the name of a saved "
                               "tray calibration: letters, digits, '-' and '_' (up to 64)", line("calibration"))
+    if values.get("panel"):  # "" is no panel
+        from host.panel import parse_panel_spec
+        try:
+            parse_panel_spec(values["panel"])
+        except ValueError as exc:
+            raise ConfigError(path, f"[device] {exc}", line("panel")) from None
     if "camera" in values:
         from vision.sources import SourceError, parse_spec
         try:

@@ -89,6 +89,11 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
             raise UsageError(str(exc)) from None
         changes["camera"] = args.camera
     if args.panel:
+        from host.panel import parse_panel_spec
+        try:
+            parse_panel_spec(args.panel)
+        except ValueError as exc:
+            raise UsageError(f"--panel {args.panel}: {exc}") from None
         changes["panel"] = args.panel
     return doc, replace(config, **changes), path
 

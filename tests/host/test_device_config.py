@@ -39,6 +39,8 @@ def test_a_full_device_table(tmp_path):
     ('[device]\ncamera = "webcam"\n', 2, "camera: expected picamera, opencv:INDEX"),
     ('[device]\ncamera_retry_max = 0\n', 2, "camera_retry_max: expected seconds >= 1"),
     ('[device]\ngpio = true\ncalibration = "../x"\n', 3, "calibration: '../x': expected the name of a saved tray"),
+    ('[device]\ngpio = true\npanel = "bluetooth"\n', 3, "[device] panel 'bluetooth': expected \"auto\""),
+    ('[device]\npanel = "usb:zz"\n', 2, "expected usb:VID or usb:VID:PID in hex"),
     ('[device\ngpio = true\n', 1, "not valid TOML"),
     ('device = 3\n', 1, "device: expected a table [device]"),
 ])
@@ -49,6 +51,19 @@ def test_broken_config_names_file_line_and_expectation(tmp_path, text, line, exp
     assert caught.value.line == line
     assert str(caught.value).startswith(f"{path}:{line}: ")
     assert expected in str(caught.value)
+
+
+def test_a_config_with_no_panel_or_a_real_one_loads(tmp_path):
+    for panel in ("", "auto", "usb:2E8A:0005", "serial:/dev/ttyACM0", "/dev/ttyUSB1"):
+        assert load_config(write(tmp_path, f'[device]\npanel = "{panel}"\n'))[1].panel == panel
+
+
+def test_run_refuses_a_panel_it_cannot_understand_as_a_usage_error(capsys):
+    """`run --panel bluetooth` is a usage error before anything starts, as `panel --panel
+    bluetooth` is; before, `run` began the game and only warned that the panel was missing."""
+    assert cli.main(["run", "--players", "Ann,Ben", "--panel", "bluetooth"]) == 2
+    err = capsys.readouterr().err
+    assert "--panel bluetooth: panel 'bluetooth': expected \"auto\"" in err and "usage: dicewatch run" in err
 
 
 def test_run_reports_a_broken_config_without_a_traceback(tmp_path, capsys):
