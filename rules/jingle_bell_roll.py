@@ -846,7 +846,9 @@ def best_scoring(faces: Sequence[str], rules: Rules = Rules(), *, character: str
     """The best legal use of the character ability and any of ``cards`` for these dice.
 
     Best means: most points; then a stamp count that can take a letter (``letter_stamps``,
-    by default every stack of the rules); then the fewest cards spent, less any drawn
+    by default every stack of the rules); then the higher of such stamp counts (a stamp card
+    the player names, Ring My Bell, is spent to reach the next stack: the player says which
+    letter to take, or none); then the fewest cards spent, less any drawn
     (Merry Mack is free, Treat Yo'Self only swaps a card); then the fewest uses.
     Cards that only add points (Cheat Day, Lady Luck, ...) are added whenever they score,
     so only the cards that change the dice are searched. LookupError for an unknown name.
@@ -879,7 +881,9 @@ def best_scoring(faces: Sequence[str], rules: Rules = Rules(), *, character: str
             bonuses = [b for b in bonus_cards if _scores(faces, order + [b], rules, letter_faces)]
             result = score_roll(faces, order + bonuses, rules, letter_faces)
             cards_used = sum(u.ability.kind == "gift card" for u in result.uses)
-            key = (result.points, int(result.stamps in stamps_ok), result.draws - cards_used, -len(result.uses))
+            takes_letter = result.stamps in stamps_ok
+            key = (result.points, int(takes_letter), result.stamps if takes_letter else 0,
+                   result.draws - cards_used, -len(result.uses))
             if best is None or key > best[0]:
                 best = (key, result)
     assert best is not None  # using nothing always scores

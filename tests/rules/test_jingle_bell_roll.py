@@ -568,6 +568,12 @@ def test_best_scoring_prefers_a_letter_and_free_draws_when_points_tie():
     # ...but not when the 2-stamp stack is empty
     r = best_scoring(dice("BELL MILK COOKIE MILK COOKIE STOCKING LIST"), cards=["Ring My Bell"], letter_stamps=[3])
     assert r.uses == () and r.stamps == 1 and r.letter_stack is None
+    # three BELLS can already take a letter; Ring My Bell, when played, reaches the 4-stamp
+    # stack (before, it was kept as "no help here", so that stack was out of reach)
+    r = best_scoring(dice("BELL BELL BELL MILK COOKIE STOCKING LIST"), cards=["Ring My Bell"])
+    assert [u.ability.name for u in r.uses] == ["Ring My Bell"] and r.stamps == 4 and r.letter_stack == 4
+    r = best_scoring(dice("BELL BELL BELL MILK COOKIE STOCKING LIST"), cards=["Ring My Bell"], letter_stamps=[2, 3, 5])
+    assert r.uses == () and r.stamps == 3 and r.letter_stack == 3       # the 4-stamp stack is empty: keep it
     # Merry Mack's draw is free: use it
     r = best_scoring(dice("GIFT GIFT GIFT MILK MILK BELL BELL"), character="Merry Mack")
     assert [u.ability.name for u in r.uses] == ["Merry Mack"] and r.draws == 1
