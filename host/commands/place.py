@@ -66,12 +66,13 @@ def builtin_layouts() -> list[str]:
     return sorted(p.name[:-len(".layout")] for p in folder.iterdir() if p.name.endswith(".layout"))
 
 
-def configured_faces(config: Path | None) -> tuple[str, ...]:
-    """The face names: ``[dice.christmas-romance] faces`` from the config, else the defaults."""
+def configured_faces(config: Path | None, doc: dict | None = None) -> tuple[str, ...]:
+    """The face names: ``[dice.christmas-romance] faces`` from the config, else the defaults.
+    ``doc``: the config file already parsed (errors still name ``config`` and the line)."""
     default = FACE_SETS["christmas-romance"]
     if config is None:
         return default
-    dice = load_toml(config).get("dice", {})
+    dice = (load_toml(config) if doc is None else doc).get("dice", {})
     if not isinstance(dice, dict):
         raise ConfigError(config, f"dice: expected tables such as [dice.christmas-romance], got {dice!r}",
                           line_of_key(config, "dice"))

@@ -158,7 +158,7 @@ def open_table(args, doc: dict, config_path: Path | None):
             from host.commands.place import configured_faces
             from rules.dice import FACE_SETS
             try:
-                faces = configured_faces(config_path)
+                faces = configured_faces(config_path, doc)
             except ConfigError as exc:
                 store.close()
                 fail(str(exc))
