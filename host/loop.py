@@ -835,7 +835,14 @@ class TableLoop:
             raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
         self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
                          "player": state.current_player})
+        self._restart_scoring()
         self.show_home()
+
+    def _restart_scoring(self) -> None:
+        """The dice changed while the score wizard was open: its answers were for the old dice,
+        so it asks again from the first question, on the dice as they are now."""
+        if self.wizard is not None:
+            self.wizard, self.wizard_menu = ScoreWizard(self.state), None
 
     def _submit_roll(self, faces: list[str], reroll_with: str | None,
                      confidences: Sequence[float] | None = None) -> None:

@@ -553,3 +553,22 @@ def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
         assert table.state.roll_number == 3 and loop.dice_wanted() == 0     # press Score
         loop.handle("score")
         assert loop.wizard is not None and loop.dice_wanted() == 0
+
+
+def test_a_die_corrected_while_scoring_restarts_the_wizard_on_the_corrected_dice(table):
+    """face:N:NAME with the score wizard open corrects the roll and asks again from the start;
+    before, the wizard went on scoring the dice as first read (one GIFT: one gift card to deal)."""
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.handle("score")
+    loop.handle("push")                         # no gift card
+    assert screen.screens[-1].title == "GIFT 1 of 1: gift card to"
+    stocking = list(table.state.faces).index("STOCKING")
+    loop.handle(f"face:{stocking + 1}:GIFT")    # that STOCKING was a GIFT
+    assert table.state.faces.count("GIFT") == 2
+    assert screen.screens[-1].title.startswith("Gift cards played")  # asked again from the start
+    loop.handle("push")                         # no gift card
+    assert screen.screens[-1].title == "GIFT 1 of 2: gift card to"
+    while loop.wizard is not None:
+        loop.handle("push")
+    assert table.state.history[-1].points == 4 + 7 + 4      # a pair, two LISTS, two GIFTS (not 14)
