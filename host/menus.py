@@ -191,12 +191,7 @@ class ScoreWizard:
                 self.cards_done = True
             else:
                 if _is_plain(value):
-                    from rules.jingle_bell_roll import parse_uses, score_roll
-                    try:
-                        score_roll(self.state.faces, parse_uses([value], None), self.state.rules,
-                                   self.state.player.letter_faces)
-                    except RuleError as exc:
-                        raise RuleError(f"{value} does not fit these dice: {exc}") from None
+                    _check_card_fits(self.state, self.cards, value)
                 self.cards.append(value)
         elif menu.kind == "recipient":
             self.recipients.append(value)
@@ -236,6 +231,57 @@ class ScoreWizard:
         if self.letter is not None:
             event["letter"] = dict(self.letter)
         return event
+
+
+def _check_card_fits(state, played: Sequence[str], card: str) -> None:
+    """RuleError (with the reason on the dice as read) unless ``card`` scores on the dice as
+    they are, or after the character's ability and the cards ``played`` before it change or
+    double some of them."""
+    from rules.jingle_bell_roll import Use, parse_uses, score_roll
+    try:
+        score_roll(state.faces, parse_uses([card], None), state.rules, state.player.letter_faces)
+        return
+    except RuleError as exc:
+        reason = exc
+    for helpers in _helping_uses(state, played):
+        try:
+            score_roll(state.faces, helpers + [Use(_gift_card(card))], state.rules, state.player.letter_faces)
+            return
+        except RuleError:
+            continue
+    raise RuleError(f"{card} does not fit these dice: {reason}")
+
+
+def _helping_uses(state, played: Sequence[str]):
+    """Every way to use the character's ability (if not used yet this turn) and any of the cards
+    ``played``, each in both orders of the character's change and the cards' (changes chain)."""
+    import itertools
+    from rules.jingle_bell_roll_cards import CHARACTERS
+    character = None if state.turn.ability_used else CHARACTERS.get(state.player.character or "")
+    mine = [()] + [(use,) for use in (_ways_to_use(character) if character else [])]
+    theirs = [[None] + _ways_to_use(_gift_card(name)) for name in played]
+    for own in mine:
+        for cards in itertools.product(*theirs):
+            others = [use for use in cards if use is not None]
+            yield list(own) + others
+            if own and others:
+                yield others + list(own)
+
+
+def _ways_to_use(ability) -> list:
+    """The uses of ``ability`` when scoring: one per (from, to) pair for a change, none for a re-roll."""
+    from rules.jingle_bell_roll import Use
+    from rules.jingle_bell_roll_cards import change_options
+    if ability.effect == "reroll":
+        return []
+    if ability.effect == "change":
+        return [Use(ability, source, target) for source, target in change_options(ability)]
+    return [Use(ability)]
+
+
+def _gift_card(name: str):
+    from rules.jingle_bell_roll_cards import GIFT_CARDS
+    return GIFT_CARDS[name]
 
 
 def _is_plain(card: str) -> bool:

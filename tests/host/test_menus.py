@@ -85,3 +85,47 @@ def test_the_table_menu_offers_only_what_the_rules_allow_now():
     session.play({"type": "roll", "faces": ["MILK"] * 6 + ["BELL"]})
     after = [item.value for item in table_menu(session.state).items]
     assert "score" in after and ("reroll", "Frosty") in after
+
+
+def test_a_card_that_scores_after_the_characters_change_is_accepted():
+    """Two COOKIES and a GIFT: Santa Claus (1) turns the GIFT into the third COOKIE that
+    Gingerbread House needs. Before, the card was refused on the dice as first read."""
+    session = rolled(["COOKIE", "COOKIE", "GIFT", "STOCKING", "STOCKING", "LIST", "BELL"],
+                     characters={"Ann": "Santa Claus (1)"})
+    wizard = ScoreWizard(session.state)
+    wizard.choose("Gingerbread House")
+    assert wizard.cards == ["Gingerbread House"]
+    wizard.choose(DONE)
+    assert wizard.menu().title == "Score 9 points?"           # 6 for the COOKIES, 3 for the STOCKINGS
+    assert [use["name"] for use in wizard.uses()] == ["Santa Claus (1)", "Gingerbread House"]
+
+
+def test_a_card_that_scores_after_a_double_of_the_character_is_accepted():
+    session = rolled(["COOKIE", "COOKIE", "GIFT", "STOCKING", "STOCKING", "LIST", "BELL"],
+                     characters={"Ann": "Chris Pine Tree"})
+    wizard = ScoreWizard(session.state)
+    wizard.choose("Gingerbread House")                         # two COOKIES, one counting twice
+    assert wizard.cards == ["Gingerbread House"]
+
+
+def test_a_card_that_scores_after_a_card_played_before_it_is_accepted():
+    """Milk Mustache turns the MILK into a third COOKIE: Gingerbread House then scores, and
+    with no MILK left so does Lactose Intolerant."""
+    session = rolled(["MILK", "COOKIE", "COOKIE", "STOCKING", "STOCKING", "LIST", "BELL"], starting_gift_cards=3)
+    wizard = ScoreWizard(session.state)
+    wizard.choose("Milk Mustache")
+    wizard.choose("Gingerbread House")
+    wizard.choose("Lactose Intolerant")
+    assert wizard.cards == ["Milk Mustache", "Gingerbread House", "Lactose Intolerant"]
+    wizard.choose(DONE)
+    assert wizard.menu().title == f"Score {6 + 3 + 3} points?"
+
+
+def test_a_card_is_still_refused_when_nothing_played_makes_it_fit():
+    session = rolled(["MILK", "COOKIE", "LIST", "STOCKING", "STOCKING", "LIST", "BELL"],
+                     characters={"Ann": "Santa Claus (1)"}, starting_gift_cards=2)   # no GIFT to change
+    wizard = ScoreWizard(session.state)
+    wizard.choose("Milk Mustache")
+    with pytest.raises(RuleError, match="Gingerbread House does not fit these dice"):
+        wizard.choose("Gingerbread House")                     # at most two COOKIES
+    assert wizard.cards == ["Milk Mustache"]
