@@ -657,7 +657,7 @@ class TableLoop:
             return
         if not getattr(self.state, "is_over", False):
             self.table.store.mark_closed(self.table.id, closed=False)  # an ended game taken back is open again
-        self.reroll_with = None
+        self.reroll_with = self.same_read = None  # both were about the event taken back
         self._show(Screen("prompt", title=f"Undone: {undone.get('type')}",
                           lines=(f"{self.game.status(self.state) if self.game.status else ''}",)))
         self._status(WAITING)
@@ -835,6 +835,7 @@ class TableLoop:
             raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
         self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
                          "player": state.current_player})
+        self.same_read = None  # it was a read of the uncorrected dice
         self._restart_scoring()
         self.show_home()
 
@@ -875,6 +876,7 @@ class TableLoop:
 
     def _play(self, event: dict) -> None:
         self.table.play(event)  # durable first; RuleError leaves everything unchanged
+        self.same_read = None   # a read kept for Next was of the dice before this event
 
     # -- frames and the camera ------------------------------------------------------------------
     def on_frame(self, frame) -> None:

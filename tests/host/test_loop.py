@@ -572,3 +572,37 @@ def test_a_die_corrected_while_scoring_restarts_the_wizard_on_the_corrected_dice
     while loop.wizard is not None:
         loop.handle("push")
     assert table.state.history[-1].points == 4 + 7 + 4      # a pair, two LISTS, two GIFTS (not 14)
+
+
+def test_a_kept_same_read_is_dropped_once_an_event_is_stored(table):
+    """Ann's dice read again unchanged (a hand passed), then Ann scores: Next on Ben's screen
+    goes on (a scoreboard) and does not play Ann's dice as Ben's first roll, as it did before."""
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.on_read(roll_of(FIRST))                # the same dice: kept for Next
+    loop.handle("score")
+    while loop.wizard is not None:
+        loop.handle("push")
+    assert table.state.current_player == "Ben" and table.state.roll_number == 0
+    loop.handle("next")
+    assert table.state.roll_number == 0 and kinds(table)[-1] == ("event", "score")
+    assert screen.screens[-1].kind == "scoreboard"
+
+
+def test_a_kept_same_read_is_dropped_when_the_roll_is_undone(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.on_read(roll_of(FIRST))
+    loop.handle("undo")                         # takes back the roll
+    loop.handle("next")
+    assert table.state.roll_number == 0
+
+
+def test_a_kept_same_read_is_dropped_when_a_die_is_corrected(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.on_read(roll_of(FIRST))
+    stocking = list(table.state.faces).index("STOCKING")
+    loop.handle(f"face:{stocking + 1}:GIFT")    # the roll is played again, corrected
+    loop.handle("next")
+    assert table.state.roll_number == 1 and table.state.faces.count("GIFT") == 2
