@@ -516,7 +516,7 @@ class TableLoop:
                 self.menu = die_menu(self.state.faces)
                 self._show(menu_screen(self.menu))
             elif isinstance(value, tuple) and value[0] == "reroll":
-                self.reroll_with = value[1]
+                self.reroll_with, self.same_read = value[1], None  # dice read before it are no re-roll
                 self._show_reroll()
             elif value == "scoreboard":
                 self._show(scoreboard_screen(self.state, self.game))
@@ -540,9 +540,11 @@ class TableLoop:
             self._fix_accepted_die(menu.context, value)
 
     def _show_reroll(self) -> None:
-        self._show(Screen("prompt", title="Re-roll one die", lines=(
-            f"with {self.reroll_with}: pick up one die, roll it, and let it settle",
-            "Next or Undo: no re-roll")))
+        if self.same_read is not None:
+            lines = ("the same dice again: if the die came up the same, press Next", "Undo: no re-roll")
+        else:
+            lines = (f"with {self.reroll_with}: pick up one die, roll it, and let it settle", "Next or Undo: no re-roll")
+        self._show(Screen("prompt", title="Re-roll one die", lines=lines))
         self._status(WAITING)
 
     def _teach(self) -> None:
@@ -596,12 +598,12 @@ class TableLoop:
             if menu is not None:
                 self.wizard_menu = menu.turn(-menu.highlight)  # the first item: the usual answer
                 self._wizard_choose()
+        elif self.same_read is not None:
+            faces, self.same_read = self.same_read, None
+            self._submit_roll(faces, self.reroll_with)  # it was a roll (or the re-roll) that came out the same
         elif self.reroll_with is not None:
             self.reroll_with = None  # no re-roll after all
             self.show_home()
-        elif self.same_read is not None:
-            faces, self.same_read = self.same_read, None
-            self._submit_roll(faces, None)
         elif self.state.is_over:
             self._new_game()
         else:
@@ -647,7 +649,7 @@ class TableLoop:
             self.show_home()
             return
         if self.reroll_with is not None:
-            self.reroll_with = None  # the announced re-roll is called off; the roll stands
+            self.reroll_with = self.same_read = None  # the announced re-roll is called off; the roll stands
             self.show_home()
             return
         undone = self.table.undo()
@@ -720,8 +722,8 @@ class TableLoop:
                         "Move them into the tray and they are read again, or push the knob to enter the dice.")
             return
         self.unusable_read = None
-        if state.roll_number >= 1 and Counter(faces) == Counter(state.faces) and self.reroll_with is None:
-            # Nothing changed: a hand passed, the table was bumped. Not a roll.
+        if state.roll_number >= 1 and Counter(faces) == Counter(state.faces):
+            # Nothing changed: a hand passed, the table was bumped. Not a roll (nor the re-roll awaited).
             self.same_read = faces
             self.show_home()
             return

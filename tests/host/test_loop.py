@@ -606,3 +606,50 @@ def test_a_kept_same_read_is_dropped_when_a_die_is_corrected(table):
     loop.handle(f"face:{stocking + 1}:GIFT")    # the roll is played again, corrected
     loop.handle("next")
     assert table.state.roll_number == 1 and table.state.faces.count("GIFT") == 2
+
+
+def test_the_same_dice_read_during_an_announced_re_roll_do_not_spend_it(tmp_path):
+    """A hand passes over the tray while Frosty's re-roll is awaited: the same dice are read
+    again. Before, they were played as the re-roll (Frosty spent, nothing re-rolled). Now they
+    are kept like any same read: Next says the die came up the same, Undo calls the re-roll off."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        loop.on_read(roll_of(FIRST))                # a hand passed: the same dice
+        assert not table.state.turn.ability_used and kinds(table)[-1] == ("event", "roll")
+        assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
+        after = ["GIFT" if f == "MILK" else f for f in FIRST]
+        loop.on_read(roll_of(after))                # the MILK re-rolled
+        assert table.entries[-1].body["type"] == "reroll" and table.state.turn.ability_used
+        assert sorted(table.state.faces) == sorted(after)
+
+
+def test_next_on_the_same_dice_during_an_announced_re_roll_plays_the_re_roll(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        loop.on_read(roll_of(FIRST))
+        assert "Next" in " ".join(screen.screens[-1].lines)
+        loop.handle("next")                         # the MILK was re-rolled and came up MILK again
+        assert table.entries[-1].body["type"] == "reroll" and table.state.turn.ability_used
+        assert loop.reroll_with is None and table.state.roll_number == 1
+
+
+def test_undo_on_the_same_dice_during_an_announced_re_roll_calls_it_off_unspent(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        loop.on_read(roll_of(FIRST))
+        loop.handle("undo")                         # no re-roll after all
+        loop.handle("next")                         # and the kept read went with it
+        assert loop.reroll_with is None and not table.state.turn.ability_used
+        assert kinds(table) == [("event", "roll")] and screen.screens[-1].kind == "roll"
