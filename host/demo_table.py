@@ -183,6 +183,8 @@ class DemoTable(ScriptedPlayers):
             self.choose(CHARACTER_PICKS.get(player.name))
         while not self.state.is_over:
             self.play_turn()
+        if self.loop.showing_notice:
+            self.press("next")  # put the last turn's score away: the final scoreboard
         self.clock.advance(5.0)
         self.loop.step()
         self.eink.flush()  # the final scoreboard, before the shutdown screen

@@ -691,15 +691,19 @@ class TableLoop:
         event = self.wizard.event()
         self.wizard = None
         self._play(event)
-        record = self.state.history[-1] if self.state.history else None
+        self._show_turn_scored()
+
+    def _show_turn_scored(self) -> None:
+        """"Ann scores 9" and how, until Next or Undo puts it away (or the next roll is read)."""
+        record = self.state.history[-1]
         over = self.state.is_over
-        if record is not None:
-            self._show(Screen("prompt", title=f"{record.player} scores {record.points}",
-                              lines=tuple(f"{w}: {p}" for w, p in record.breakdown)))
+        self._show(Screen("prompt", title=f"{record.player} scores {record.points}",
+                          lines=tuple(f"{w}: {p}" for w, p in record.breakdown),
+                          footer="Next: the scoreboard"))
+        self.showing_notice = True  # the first Next or Undo shows the scoreboard
         self._status(READ_OK, sound="game-over" if over else "scored", bar=0)
         if over:
             self.table.close()
-        self.show_home()
 
     # -- reads from the camera -----------------------------------------------------------------
     def on_read(self, roll) -> None:

@@ -157,8 +157,10 @@ def test_scoring_with_the_knob_gift_recipients_and_a_letter(table):
     assert state.players[0].points == 4 + 1 + 4
     assert [p.hand for p in state.players] == [1, 2, 2]
     assert len(state.players[0].letters) == 1
-    assert state.current_player == "Ben" and screen.screens[-1].kind == "scoreboard"
+    assert state.current_player == "Ben" and screen.screens[-1].title == "Ann scores 9"
     assert screen.statuses[-1].bar == 0
+    loop.handle("next")
+    assert screen.screens[-1].kind == "scoreboard"
 
 
 def test_undo_takes_back_the_last_event_and_leaves_menus(table):
@@ -653,3 +655,30 @@ def test_undo_on_the_same_dice_during_an_announced_re_roll_calls_it_off_unspent(
         loop.handle("next")                         # and the kept read went with it
         assert loop.reroll_with is None and not table.state.turn.ability_used
         assert kinds(table) == [("event", "roll")] and screen.screens[-1].kind == "roll"
+
+
+def test_the_score_of_a_turn_stays_on_the_screen_until_next(table):
+    """Before, "Ann scores 14" was shown and at once replaced by the scoreboard (an e-ink panel,
+    which coalesces its updates, never showed it)."""
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.handle("score")
+    while loop.wizard is not None:
+        loop.handle("push")
+    assert screen.screens[-1].title == "Ann scores 14" and screen.screens[-1].kind == "prompt"
+    assert "Next" in screen.screens[-1].footer
+    loop.handle("next")                         # puts it away; Ben's turn
+    assert screen.screens[-1].kind == "scoreboard" and table.state.current_player == "Ben"
+    assert table.state.roll_number == 0
+    loop.handle("undo")                         # a second press is an ordinary Undo: the score is taken back
+    assert table.state.current_player == "Ann"
+
+
+def test_rolling_on_while_the_score_of_a_turn_is_shown_reads_the_roll(table):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.handle("score")
+    while loop.wizard is not None:
+        loop.handle("push")
+    loop.on_read(roll_of(FIRST))                # Ben rolls straight away
+    assert table.state.current_player == "Ben" and table.state.roll_number == 1
