@@ -31,12 +31,13 @@ from typing import Any, Callable, Iterable, Sequence
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
 from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
 from host.presenters import DieView, Screen, Status, tell
-from host.session_store import StoredSession
+from host.session_store import EVENT, NOTE, UNDO, StoredSession
 from rules.core import RuleError
 
 log = logging.getLogger(__name__)
 
 DICE = 7
+ANSWERS = "answers"   # the journal note of the answers given but not yet events (see TableLoop._keep_answers)
 STILL, SETTLING, SETTLED = "still", "moving", "settled"
 
 
@@ -325,6 +326,8 @@ class TableLoop:
         self.showing_notice = False  # an error or notice is up: the first Next or Undo puts it away
         self.light_warned: str | None = None  # the watcher's light warning last shown
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
+        self._restore_answers()
+        self._answers_kept = self._answers()
 
     # -- shortcuts ---------------------------------------------------------------------------
     @property
@@ -435,6 +438,39 @@ class TableLoop:
         asked = {e.get("player") for e in self.table.session.events if e.get("type") == "choose_character"}
         return asked | self._skipped
 
+    # -- answers not yet events, journalled so that --resume continues exactly there ------------
+    def _answers(self) -> dict:
+        return {"type": ANSWERS, "no_character": sorted(self._skipped), "characters_done": self.setup_done,
+                "reroll_with": self.reroll_with, "wizard": self.wizard.answers() if self.wizard else None}
+
+    def _keep_answers(self) -> None:
+        """Journal the open answers (characters declined, a re-roll announced, the score wizard's)
+        when a command changed them."""
+        answers = self._answers()
+        if answers != self._answers_kept:
+            self.table.note(answers)
+            self._answers_kept = answers
+
+    def _restore_answers(self) -> None:
+        """Take up the answers journalled last; a re-roll announced and the score wizard's
+        answers only if no event was stored or undone since (they were about that state)."""
+        after = []
+        for entry in reversed(self.table.entries):
+            if entry.kind == NOTE and entry.body.get("type") == ANSWERS:
+                break
+            after.append(entry.kind)
+        else:
+            return
+        answers = entry.body
+        names = {p.name for p in self.state.players}
+        self._skipped = {name for name in answers.get("no_character", ()) if name in names}
+        self.setup_done = self.setup_done or bool(answers.get("characters_done"))
+        if EVENT in after or UNDO in after or not getattr(self.state, "can_score", False):
+            return
+        self.reroll_with = answers.get("reroll_with")
+        if answers.get("wizard") is not None:
+            self.wizard = ScoreWizard(self.state, **answers["wizard"])
+
     # -- commands ----------------------------------------------------------------------------
     def handle(self, command: str) -> None:
         """Act on one command (see host.presenters for the vocabulary)."""
@@ -454,6 +490,12 @@ class TableLoop:
         return False
 
     def _handle(self, command: str) -> None:
+        try:
+            self._act(command)
+        finally:
+            self._keep_answers()
+
+    def _act(self, command: str) -> None:
         if self._dice_named(command):
             return
         if command in ("left", "right"):
@@ -617,6 +659,7 @@ class TableLoop:
         self.reroll_with = self.same_read = self.unusable_read = None
         self._skipped = set()
         self.setup_done = not self.choose_characters or not self._can_choose()
+        self._answers_kept = self._answers()
         self._status(WAITING, bar=0)
         self.start()
 

@@ -134,7 +134,13 @@ class ScoreWizard:
     confirmed: bool = False
 
     def __post_init__(self) -> None:
-        self.cards_done = self.state.player.hand == 0  # no gift card in hand: nothing to ask
+        self.cards_done = self.cards_done or self.state.player.hand == 0  # no gift card in hand: nothing to ask
+
+    def answers(self) -> dict:
+        """What was answered so far, as JSON (``ScoreWizard(state, **answers)`` asks on from there)."""
+        return {"cards": list(self.cards), "cards_done": self.cards_done, "recipients": list(self.recipients),
+                "letter": dict(self.letter) if self.letter is not None else None, "letter_done": self.letter_done,
+                "cover_needed": self.cover_needed, "confirmed": self.confirmed}
 
     # the rules' scoring helpers
     def scoring(self):

@@ -42,7 +42,12 @@ def make_loop(table, **kw):
 
 
 def kinds(table):
-    return [(e.kind, e.body.get("type")) for e in table.entries]
+    """The journal, without the loop's notes of open answers (kept for --resume, tested on their own)."""
+    return [(e.kind, e.body.get("type")) for e in table.entries if e.body.get("type") != "answers"]
+
+
+def last_event(table):
+    return [e.body for e in table.entries if e.kind == "event"][-1]
 
 
 def test_a_settled_read_becomes_a_stored_roll_and_is_shown(table):
@@ -354,7 +359,7 @@ def test_re_rolling_one_die_with_a_character_ability(tmp_path):
         assert screen.screens[-1].title == "Re-roll one die"
         after = ["GIFT" if f == "MILK" else f for f in FIRST]  # the MILK came up GIFT
         loop.on_read(roll_of(after))
-        assert table.entries[-1].body["type"] == "reroll" and table.entries[-1].body["with"] == "Frosty"
+        assert last_event(table)["type"] == "reroll" and last_event(table)["with"] == "Frosty"
         assert table.state.roll_number == 1 and table.state.turn.ability_used
         assert sorted(table.state.faces) == sorted(after)
 
@@ -407,7 +412,7 @@ def test_an_announced_re_roll_is_dropped_when_the_player_scores_instead(tmp_path
             loop.handle("push")
         assert table.state.current_player == "Ben"
         loop.on_read(roll_of(FIRST))  # Ben's first roll is a roll, not Ann's re-roll
-        assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 1
+        assert last_event(table)["type"] == "roll" and table.state.roll_number == 1
 
 
 def test_too_many_dice_asks_about_every_die(table):
@@ -524,7 +529,7 @@ def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
         loop.handle("next")                    # no re-roll after all
         assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
         loop.on_read(roll_of(second))
-        assert table.entries[-1].body["type"] == "roll" and table.state.roll_number == 2
+        assert last_event(table)["type"] == "roll" and table.state.roll_number == 2
 
 
 def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
@@ -625,7 +630,7 @@ def test_the_same_dice_read_during_an_announced_re_roll_do_not_spend_it(tmp_path
         assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
         after = ["GIFT" if f == "MILK" else f for f in FIRST]
         loop.on_read(roll_of(after))                # the MILK re-rolled
-        assert table.entries[-1].body["type"] == "reroll" and table.state.turn.ability_used
+        assert last_event(table)["type"] == "reroll" and table.state.turn.ability_used
         assert sorted(table.state.faces) == sorted(after)
 
 
@@ -639,7 +644,7 @@ def test_next_on_the_same_dice_during_an_announced_re_roll_plays_the_re_roll(tmp
         loop.on_read(roll_of(FIRST))
         assert "Next" in " ".join(screen.screens[-1].lines)
         loop.handle("next")                         # the MILK was re-rolled and came up MILK again
-        assert table.entries[-1].body["type"] == "reroll" and table.state.turn.ability_used
+        assert last_event(table)["type"] == "reroll" and table.state.turn.ability_used
         assert loop.reroll_with is None and table.state.roll_number == 1
 
 
@@ -682,3 +687,78 @@ def test_rolling_on_while_the_score_of_a_turn_is_shown_reads_the_roll(table):
         loop.handle("push")
     loop.on_read(roll_of(FIRST))                # Ben rolls straight away
     assert table.state.current_player == "Ben" and table.state.roll_number == 1
+
+
+# -- --resume continues with the answers given but not yet stored as events ---------------------
+
+def resumed(table, **kw):
+    """The loop of `dicewatch run --resume`: the session read back from the database."""
+    again = table.store.open(table.id, get_game)
+    screen = RecordingPresenter()
+    loop = TableLoop(again, presenters=[screen], **kw)
+    loop.start()
+    return loop, screen
+
+
+def test_resume_keeps_an_announced_re_roll(tmp_path):
+    """Before, the announcement was lost: the re-rolled die was taken as roll 2 of 3."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, _ = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        loop, screen = resumed(table, choose_characters=False)
+        assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
+        loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
+        assert last_event(loop.table)["type"] == "reroll" and loop.state.roll_number == 1
+
+
+def test_resume_forgets_a_re_roll_already_played(tmp_path):
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, _ = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
+        loop, screen = resumed(table, choose_characters=False)
+        assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
+
+
+def test_resume_keeps_the_players_who_chose_no_character_card(table):
+    """Before, Ann (no card) was asked again after --resume, and Cy's turn to choose was lost."""
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen])
+    loop.start()
+    choose_face(loop, None)                     # Ann: no character card
+    loop.handle("push")                         # Ben: the first card
+    assert screen.screens[-1].title == "Cy: choose a character"
+    loop, screen = resumed(table)
+    assert screen.screens[-1].title == "Cy: choose a character"
+
+
+def test_resume_keeps_next_on_the_character_menu(table):
+    screen = RecordingPresenter()
+    loop = TableLoop(table, presenters=[screen])
+    loop.start()
+    loop.handle("push")                         # Ann: the first card
+    loop.handle("next")                         # Ben and Cy: play on without
+    loop, screen = resumed(table)
+    assert loop.setup_done and screen.screens[-1].kind == "scoreboard"
+
+
+def test_resume_keeps_the_score_wizards_answers(table):
+    loop, _ = make_loop(table)
+    faces = ["GIFT", "GIFT", "BELL", "BELL", "MILK", "COOKIE", "STOCKING"]
+    loop.on_read(roll_of(faces))
+    loop.handle("score")
+    for _ in range([item.value for item in loop.wizard.menu().items].index("Secret Santa")):
+        loop.handle("right")
+    loop.handle("push")                         # Secret Santa
+    loop.handle("push")                         # no more gift cards
+    loop.handle("right")
+    loop.handle("push")                         # GIFT 1 of 2: Cy
+    loop, screen = resumed(table, choose_characters=False)
+    assert loop.wizard is not None and loop.wizard.cards == ["Secret Santa"] and loop.wizard.recipients == ["Cy"]
+    assert screen.screens[-1].title == "GIFT 2 of 2: gift card to"
