@@ -474,6 +474,7 @@ class FateLoop(TableLoop):
             self.show_home()
 
     def _undo(self) -> None:
+        self.same_read = None  # Undo never says "it was a roll": the same faces waiting for Next are forgotten
         if self._drop_pending_read():
             return
         if self.menu is not None:

@@ -422,3 +422,26 @@ def test_the_dice_can_be_taught_again_before_a_turn(store):
     loop.teach_dice = lambda lp: calls.append(lp) or "new watcher"
     choose(loop, lambda v: v == "teach")
     assert calls == [loop] and loop.watcher == "new watcher" and loop.menu is None
+
+
+def coop_loop(store):
+    loop = FateLoop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[RecordingPresenter()])
+    loop.start()
+    return loop
+
+
+def test_undo_forgets_a_same_faces_read_and_next_then_takes_nothing(store):
+    """Ben chooses how to roll, the camera sees Ann's dice still lying there (same faces: held
+    for Next), Ben takes his choice back with Undo: Next must not play those faces as a roll
+    (before, in the declare phase it raised KeyError: 'declare')."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))     # Ann rolls straight away
+    loop.handle("score")
+    choose(loop, lambda v: v == {"type": "declare"})          # Ben: roll 3
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))     # Ann's dice, still in the tray
+    assert loop.same_read is not None
+    loop.handle("undo")
+    assert loop.state.phase == "declare"
+    events = list(loop.table.session.events)
+    loop.handle("next")
+    assert loop.table.session.events == events and loop.state.phase == "declare"
