@@ -198,7 +198,9 @@ class FateLoop(TableLoop):
                 self.showing_notice = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
-        if phase == "declare":
+        if phase == "declare" and self.same_read is not None:
+            self._show_same_faces()
+        elif phase == "declare":
             lines = (fate_result_lines(state) if self._last_event_type() == "fate_roll" else ()) + progress_lines(state)
             self._show(Screen("prompt", title=f"{player}: round {state.round}", lines=lines, dice_set=DICE_SET,
                               footer="push the knob: how to roll this turn"))
@@ -232,6 +234,15 @@ class FateLoop(TableLoop):
                                                                 "or take a free deferred die",),
                               dice_set=DICE_SET, footer="Next: pass (take nothing)"))
             self._status(ATTENTION)
+
+    def _show_same_faces(self) -> None:
+        """The dice read show the last roll's faces: a hand passed over them, or they came up the same."""
+        player = self.state.current_player
+        self._show(Screen("prompt", title="Same faces as the last roll",
+                          dice=die_views(self.same_read, self.state.snowflake), dice_set=DICE_SET,
+                          lines=(f"{player}: if these dice were rolled, press Next; else roll them",),
+                          footer=f"Next: take them as {player}'s roll"))
+        self._status(ATTENTION)
 
     def _last_event_type(self) -> str | None:
         events = self.table.session.events
@@ -465,6 +476,8 @@ class FateLoop(TableLoop):
             self.show_home()
         elif self.same_read is not None:
             faces, self.same_read = self.same_read, None
+            if self.state.phase == "declare":
+                self._play({"type": "declare"})  # co-op: the same faces, rolled straight away
             self._submit(faces)
         elif self.state.phase == "over":
             self._open_phase_menu()
@@ -523,6 +536,10 @@ class FateLoop(TableLoop):
         else:
             self.show_home()
 
+    def _play(self, event: dict) -> None:
+        self.same_read = None  # faces held for Next belong to the state they were read in
+        super()._play(event)
+
     def _play_and_show(self, event: dict) -> None:
         self._play(event)
         state = self.state
@@ -580,8 +597,11 @@ class FateLoop(TableLoop):
             return
         if state.phase == "fate" and self.virtual_fate:
             return  # the box rolls fate; dice in the tray are somebody else's
-        if state.phase == "declare" and state.mode != "solo" and len(faces) == 3 and self.menu is None \
-                and Counter(faces) != self.last_read and self._legal({"type": "declare"}):
+        if self._rolled_straight_away(faces):
+            if Counter(faces) == self.last_read:
+                self.same_read = faces  # the last roll's faces: taken only when Next says they were rolled
+                self.show_home()
+                return
             self._play({"type": "declare"})  # co-op: rolled without deferring or releasing
             state = self.state
         due = self.due
@@ -614,6 +634,13 @@ class FateLoop(TableLoop):
             self._ask_next_flag(sound="attention")
             return
         self._submit(faces)
+
+    def _rolled_straight_away(self, faces) -> bool:
+        """Co-op: a turn's dice rolled with the choice's menu closed start the turn (nothing deferred)."""
+        from rules.christmas_romance import DICE_PER_TURN
+        state = self.state
+        return (state.phase == "declare" and state.mode != "solo" and len(faces) == DICE_PER_TURN
+                and self.menu is None and self._legal({"type": "declare"}))
 
     def _enter_by_hand(self) -> None:
         """A read with the wrong number of dice, entered with the knob: too few, and only the

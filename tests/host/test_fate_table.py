@@ -445,3 +445,36 @@ def test_undo_forgets_a_same_faces_read_and_next_then_takes_nothing(store):
     events = list(loop.table.session.events)
     loop.handle("next")
     assert loop.table.session.events == events and loop.state.phase == "declare"
+
+
+def test_co_op_dice_rolled_straight_away_with_the_last_rolls_faces_are_shown_and_next_takes_them(store):
+    """Ben rolls straight away and his dice come up as Ann's did: the screen says these are the
+    last roll's faces and Next takes them as his roll (before, nothing on screen changed and
+    Next did nothing, so the only way on was to roll again)."""
+    loop = coop_loop(store)
+    screen = loop.presenters[0]
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))     # Ann rolls straight away
+    loop.handle("score")
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))     # Ben's dice: the same faces
+    assert types(loop.table) == ["declare", "roll", "end_turn"]
+    shown = screen.screens[-1]
+    assert shown.title == "Same faces as the last roll" and [d.face for d in shown.dice] == ["FACE-4", "FACE-3", "FACE-2"]
+    assert shown.footer == "Next: take them as Ben's roll"
+    loop.handle("next")
+    assert types(loop.table) == ["declare", "roll", "end_turn", "declare", "roll"]
+    assert loop.state.phase == "play" and loop.state.turn.player == "Ben"
+    assert loop.table.session.events[-1]["faces"] == ["FACE-4", "FACE-3", "FACE-2"]
+
+
+def test_co_op_same_faces_held_for_next_are_forgotten_once_the_turn_is_chosen_on_the_menu(store):
+    """The same faces held for Next belong to the state they were read in: a choice made on the
+    menu instead (defer one, roll 2) is not followed by Next playing those 3 dice."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))
+    loop.handle("score")
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))
+    choose(loop, is_event("declare", defer=1))
+    assert loop.state.phase == "roll" and loop.state.dice_due == 2
+    events = list(loop.table.session.events)
+    loop.handle("next")
+    assert loop.table.session.events == events and loop.presenters[0].screens[-1].kind != "error"
