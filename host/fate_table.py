@@ -49,6 +49,7 @@ DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
 STORY_LINES = 1          # sentences per story page (a story sentence fills the small panel)
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
 PASS = {"type": "fate_choice", "take": "none"}  # solo, fate's turn: take nothing (Next)
+VIRTUAL_FATE = "virtual-fate"  # the journal note: from here on the box rolls fate's dice (kept on --resume)
 
 
 # -- what the screen shows -------------------------------------------------------------------
@@ -118,6 +119,11 @@ def end_screen(state) -> Screen:
                   footer="push the knob: the movie, told as a story")
 
 
+def box_rolls_fate(table) -> bool:
+    """Whether the session's journal says the box rolls fate's dice (``run --virtual-fate``)."""
+    return any(entry.kind == "note" and entry.body.get("type") == VIRTUAL_FATE for entry in table.entries)
+
+
 # -- the loop --------------------------------------------------------------------------------
 
 class FateLoop(TableLoop):
@@ -125,7 +131,8 @@ class FateLoop(TableLoop):
 
     Takes every argument of :class:`host.loop.TableLoop`, plus:
 
-    :param virtual_fate: the box rolls fate's dice itself (for players short of dice).
+    :param virtual_fate: the box rolls fate's dice itself (for players short of dice). Noted in
+        the session's journal at the start, so a resumed session goes on with it unasked.
     :param new_seed: where virtual fate's seeds come from (default: the OS's randomness; the
         demo and tests pass a seeded one). The seed is stored as the event, so a replay is exact.
     """
@@ -135,7 +142,7 @@ class FateLoop(TableLoop):
         super().__init__(table, **options)
         if self.state.mode not in MODES:
             raise RuleError(f"the box plays fate in the {' and '.join(MODES)} games, not {self.state.mode}")
-        self.virtual_fate = virtual_fate
+        self.virtual_fate = virtual_fate or box_rolls_fate(table)
         self.new_seed = new_seed or (lambda: secrets.randbits(31))
         self.last_read: Counter | None = None      # the faces of the last dice read (a hand passing is no roll)
         self.same_read: list | None = None
@@ -257,6 +264,8 @@ class FateLoop(TableLoop):
                           dice_set=DICE_SET, footer=more))
 
     def start(self) -> None:
+        if self.virtual_fate and not box_rolls_fate(self.table):
+            self.table.note({"type": VIRTUAL_FATE, "why": "the box rolls fate's dice (run --virtual-fate)"})
         self.show_home()
 
     # -- menus -------------------------------------------------------------------------------

@@ -408,6 +408,7 @@ def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_ho
         (info,) = store.list()
         assert info.game == "christmas-romance" and info.players == ("Player",)
         assert store.header(info.id)["setup"]["mode"] == "solo"
+        assert [e.body["type"] for e in store.entries(info.id) if e.kind == "note"] == ["virtual-fate"]
 
 
 def test_the_dice_can_be_taught_again_before_a_turn(store):
@@ -478,3 +479,23 @@ def test_co_op_same_faces_held_for_next_are_forgotten_once_the_turn_is_chosen_on
     events = list(loop.table.session.events)
     loop.handle("next")
     assert loop.table.session.events == events and loop.presenters[0].screens[-1].kind != "error"
+
+
+def test_virtual_fate_is_noted_in_the_journal_and_kept_on_resume(store):
+    """`run --virtual-fate` is no rules option (the rules take the seed events either way), so the
+    journal notes it; `run --resume` (which passes no --virtual-fate) must go on with the box
+    rolling fate (before, the resumed game asked for fate's dice in the tray)."""
+    loop, _ = make_loop(store, virtual_fate=True)
+    notes = [e.body for e in loop.table.entries if e.kind == "note"]
+    assert [n["type"] for n in notes] == ["virtual-fate"]
+    screen = RecordingPresenter()
+    resumed = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[screen])
+    resumed.start()
+    solo_turn(resumed, ["FACE-2", "FACE-2", "FACE-3"])
+    assert resumed.state.fate_due and "push the knob: the box rolls them" in screen.screens[-1].lines
+    assert resumed.dice_wanted() == 0
+    resumed.handle("push")
+    assert "seed" in resumed.table.session.events[-1]
+    again = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[], virtual_fate=True)
+    again.start()
+    assert [e.body["type"] for e in again.table.entries if e.kind == "note"] == ["virtual-fate"]  # noted once
