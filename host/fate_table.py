@@ -85,8 +85,13 @@ def progress_lines(state) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def how_many_dice(count: int) -> str:
+    """``1 die``, ``3 dice``: a number of dice as the screen says it."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def fate_title(count: int) -> str:
-    return f"Fate rolls {count} {'die' if count == 1 else 'dice'}"
+    return f"Fate rolls {how_many_dice(count)}"
 
 
 def fate_result_lines(state) -> tuple[str, ...]:
@@ -214,7 +219,7 @@ class FateLoop(TableLoop):
             self._status(WAITING)
         elif phase in ("roll", "penalty"):
             what = "for the Christmas romance card" if phase == "penalty" else "into the tray"
-            self._show(Screen("prompt", title=f"{player}: roll {state.dice_due} {'die' if state.dice_due == 1 else 'dice'}",
+            self._show(Screen("prompt", title=f"{player}: roll {how_many_dice(state.dice_due)}",
                               lines=(f"roll them {what}; the box reads them when they stop",), dice_set=DICE_SET))
             self._status(WAITING)
         elif phase == "play":
@@ -350,7 +355,7 @@ class FateLoop(TableLoop):
             items.append(MenuItem("Correct a die", "correct"))
         items.append(MenuItem("Undo the last event", "undo"))
         items.append(MenuItem("Back", BACK))
-        return Menu("turn", f"{turn.player}: {len(pool)} dice to use", tuple(items))
+        return Menu("turn", f"{turn.player}: {how_many_dice(len(pool))} to use", tuple(items))
 
     def _placements(self, target: str, card, pool: list[str]) -> list[dict]:
         """Place events to offer: with a layout, the rules' best placement; without, each face
@@ -632,8 +637,8 @@ class FateLoop(TableLoop):
         if len(faces) != due:
             who = "fate" if state.phase == "fate" else state.current_player
             self.unusable_read = (faces, confidences)
-            self._error(f"I see {len(faces)} {'die' if len(faces) == 1 else 'dice'}",
-                        f"{who} rolls {due}: put exactly {due} dice in the tray and they are read again",
+            self._error(f"I see {how_many_dice(len(faces))}",
+                        f"{who} rolls {due}: put exactly {how_many_dice(due)} in the tray and they are read again",
                         "or push the knob to enter the dice one by one")
             return
         self.unusable_read = None
@@ -736,7 +741,7 @@ class FateLoop(TableLoop):
                             "is not read)" if last is not None else "there is no roll to correct now")
         faces = list(last["faces"])
         if not 0 <= index < len(faces):
-            raise RuleError(f"there is no die {index + 1} in the last roll ({len(faces)} dice)")
+            raise RuleError(f"there is no die {index + 1} in the last roll ({how_many_dice(len(faces))})")
         if faces[index] == face:
             self.show_home()
             return

@@ -499,3 +499,11 @@ def test_virtual_fate_is_noted_in_the_journal_and_kept_on_resume(store):
     again = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[], virtual_fate=True)
     again.start()
     assert [e.body["type"] for e in again.table.entries if e.kind == "note"] == ["virtual-fate"]  # noted once
+
+
+def test_the_turn_menu_counts_one_die_in_the_singular(store):
+    loop, _ = make_loop(store)
+    choose(loop, is_event("declare", use="headliner", defer=2))     # roll 1
+    loop.on_read(roll_of(["FACE-4"]))
+    loop.handle("push")
+    assert loop.menu.title == "Player: 1 die to use"
