@@ -210,7 +210,7 @@ class FateLoop(TableLoop):
                 self.showing_notice = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
-        if phase == "declare" and self.same_read is not None:
+        if self.same_read is not None:
             self._show_same_faces()
         elif phase == "declare":
             lines = (fate_result_lines(state) if self._last_event_type() == "fate_roll" else ()) + progress_lines(state)
@@ -249,11 +249,17 @@ class FateLoop(TableLoop):
 
     def _show_same_faces(self) -> None:
         """The dice read show the last roll's faces: a hand passed over them, or they came up the same."""
-        player = self.state.current_player
+        phase = self.state.phase
+        if phase == "penalty":
+            whose = "the Christmas romance card's"
+        elif phase == "fate":
+            whose = "fate's"
+        else:
+            whose = f"{self.state.current_player}'s"
         self._show(Screen("prompt", title="Same faces as the last roll",
                           dice=die_views(self.same_read, self.state.snowflake), dice_set=DICE_SET,
-                          lines=(f"{player}: if these dice were rolled, press Next; else roll them",),
-                          footer=f"Next: take them as {player}'s roll"))
+                          lines=("if these dice were rolled, press Next; else roll them",),
+                          footer=f"Next: take them as {whose} roll"))
         self._status(ATTENTION)
 
     def _last_event_type(self) -> str | None:
@@ -630,7 +636,8 @@ class FateLoop(TableLoop):
         if self.menu is not None and self.menu.kind in ("declare", "turn", "fate-choice"):
             self.menu = None
         if Counter(faces) == self.last_read:
-            self.same_read = faces  # a hand passed, or the same faces came up: Next says it was a roll
+            # a hand passed, or the same faces came up: Next says it was a roll (when it can be one)
+            self.same_read = faces if len(faces) == due else None
             self.show_home()
             return
         self.same_read = None

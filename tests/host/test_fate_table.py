@@ -47,8 +47,8 @@ def choose(loop, want):
         loop.handle("push")
     values = [item.value for item in loop.menu.items]
     target = next(i for i, v in enumerate(values) if want(v))
-    for _ in range(target - loop.menu.highlight):
-        loop.handle("right")
+    for _ in range(abs(target - loop.menu.highlight)):
+        loop.handle("right" if target > loop.menu.highlight else "left")
     loop.handle("push")
 
 
@@ -257,13 +257,15 @@ def test_a_low_confidence_die_is_checked_and_a_confident_one_corrected_from_the_
 
 
 def test_a_hand_passing_over_the_same_dice_is_not_a_new_roll(store):
-    loop, _ = make_loop(store)
+    loop, screen = make_loop(store)
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"], place=False)
     loop.on_read(roll_of([SNOW] + ["FACE-6"] * 9))
     choose(loop, is_event("fate_choice", take="none"))
     choose(loop, is_event("declare", use="none"))
     loop.on_read(roll_of(["FACE-6"] * 9 + [SNOW]))      # fate's dice still lie there
-    assert loop.state.phase == "roll" and loop.same_read is not None
+    assert loop.state.phase == "roll" and screen.screens[-1].title == "Player: roll 3 dice"
+    loop.handle("next")                                 # ten dice are no 3-dice roll: nothing to take
+    assert loop.state.phase == "roll" and screen.screens[-1].kind != "error"
     loop.on_read(roll_of(["FACE-4", "FACE-5", "FACE-6"]))
     assert loop.state.phase == "play"
 
@@ -507,3 +509,41 @@ def test_the_turn_menu_counts_one_die_in_the_singular(store):
     loop.on_read(roll_of(["FACE-4"]))
     loop.handle("push")
     assert loop.menu.title == "Player: 1 die to use"
+
+
+def test_the_same_faces_in_the_roll_phase_say_next_takes_them(store):
+    """Ben chose how to roll and his dice came up as Ann's did: the screen says so, with the Next
+    hint (before, it still said 'Ben: roll 3 dice' and only the README told of Next)."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))
+    loop.handle("score")
+    choose(loop, lambda v: v == {"type": "declare"})
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))
+    shown = loop.presenters[0].screens[-1]
+    assert (shown.title, shown.footer) == ("Same faces as the last roll", "Next: take them as Ben's roll")
+    loop.handle("next")
+    assert loop.state.phase == "play" and loop.table.session.events[-1]["faces"] == ["FACE-4", "FACE-3", "FACE-2"]
+
+
+def test_the_same_faces_in_the_penalty_phase_say_next_takes_them_for_the_romance_card(store):
+    loop, screen = make_loop(store)
+    for event in ({"type": "declare", "use": "none"}, {"type": "roll", "faces": ["FACE-2", "FACE-2", "FACE-3"]},
+                  {"type": "place", "card": "stage", "faces": ["FACE-2", "FACE-2", "FACE-3"]}, {"type": "end_turn"},
+                  {"type": "fate_roll", "faces": ["FACE-6"] * 10}, {"type": "fate_choice", "take": "defer"},
+                  {"type": "declare", "use": "headliner", "release": True},
+                  {"type": "roll", "faces": ["FACE-2", "FACE-3", "FACE-4", "FACE-5"]},
+                  {"type": "place", "card": "stage", "faces": ["FACE-2"]},
+                  {"type": "place", "card": "romance", "faces": ["FACE-3", "FACE-4", "FACE-5"]}, {"type": "end_turn"},
+                  {"type": "fate_roll", "faces": ["FACE-6"] * 10}, {"type": "fate_choice", "take": "none"}):
+        loop.table.play(event)
+    choose(loop, is_event("declare", use="headliner", defer=2))    # roll 1
+    loop.on_read(roll_of(["FACE-6"]))
+    choose(loop, lambda v: isinstance(v, tuple) and v[0] == "reward")
+    choose(loop, lambda v: v == 1)
+    assert loop.state.phase == "penalty" and loop.state.dice_due == 1
+    loop.on_read(roll_of(["FACE-6"]))                               # the die still lies there
+    shown = screen.screens[-1]
+    assert (shown.title, shown.footer) == ("Same faces as the last roll",
+                                           "Next: take them as the Christmas romance card's roll")
+    loop.handle("next")
+    assert loop.state.phase == "play" and loop.table.session.events[-1] == {"type": "penalty_roll", "faces": ["FACE-6"]}
