@@ -49,6 +49,7 @@ DICE_EVENTS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
 STORY_LINES = 1          # sentences per story page (a story sentence fills the small panel)
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
 PASS = {"type": "fate_choice", "take": "none"}  # solo, fate's turn: take nothing (Next)
+VIRTUAL_FATE = "virtual-fate"  # the journal note: from here on the box rolls fate's dice (kept on --resume)
 
 
 # -- what the screen shows -------------------------------------------------------------------
@@ -84,8 +85,13 @@ def progress_lines(state) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def how_many_dice(count: int) -> str:
+    """``1 die``, ``3 dice``: a number of dice as the screen says it."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def fate_title(count: int) -> str:
-    return f"Fate rolls {count} {'die' if count == 1 else 'dice'}"
+    return f"Fate rolls {how_many_dice(count)}"
 
 
 def fate_result_lines(state) -> tuple[str, ...]:
@@ -118,6 +124,11 @@ def end_screen(state) -> Screen:
                   footer="push the knob: the movie, told as a story")
 
 
+def box_rolls_fate(table) -> bool:
+    """Whether the session's journal says the box rolls fate's dice (``run --virtual-fate``)."""
+    return any(entry.kind == "note" and entry.body.get("type") == VIRTUAL_FATE for entry in table.entries)
+
+
 # -- the loop --------------------------------------------------------------------------------
 
 class FateLoop(TableLoop):
@@ -125,7 +136,8 @@ class FateLoop(TableLoop):
 
     Takes every argument of :class:`host.loop.TableLoop`, plus:
 
-    :param virtual_fate: the box rolls fate's dice itself (for players short of dice).
+    :param virtual_fate: the box rolls fate's dice itself (for players short of dice). Noted in
+        the session's journal at the start, so a resumed session goes on with it unasked.
     :param new_seed: where virtual fate's seeds come from (default: the OS's randomness; the
         demo and tests pass a seeded one). The seed is stored as the event, so a replay is exact.
     """
@@ -135,7 +147,7 @@ class FateLoop(TableLoop):
         super().__init__(table, **options)
         if self.state.mode not in MODES:
             raise RuleError(f"the box plays fate in the {' and '.join(MODES)} games, not {self.state.mode}")
-        self.virtual_fate = virtual_fate
+        self.virtual_fate = virtual_fate or box_rolls_fate(table)
         self.new_seed = new_seed or (lambda: secrets.randbits(31))
         self.last_read: Counter | None = None      # the faces of the last dice read (a hand passing is no roll)
         self.same_read: list | None = None
@@ -198,14 +210,16 @@ class FateLoop(TableLoop):
                 self.showing_notice = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
-        if phase == "declare":
+        if self.same_read is not None:
+            self._show_same_faces()
+        elif phase == "declare":
             lines = (fate_result_lines(state) if self._last_event_type() == "fate_roll" else ()) + progress_lines(state)
             self._show(Screen("prompt", title=f"{player}: round {state.round}", lines=lines, dice_set=DICE_SET,
                               footer="push the knob: how to roll this turn"))
             self._status(WAITING)
         elif phase in ("roll", "penalty"):
             what = "for the Christmas romance card" if phase == "penalty" else "into the tray"
-            self._show(Screen("prompt", title=f"{player}: roll {state.dice_due} {'die' if state.dice_due == 1 else 'dice'}",
+            self._show(Screen("prompt", title=f"{player}: roll {how_many_dice(state.dice_due)}",
                               lines=(f"roll them {what}; the box reads them when they stop",), dice_set=DICE_SET))
             self._status(WAITING)
         elif phase == "play":
@@ -233,6 +247,21 @@ class FateLoop(TableLoop):
                               dice_set=DICE_SET, footer="Next: pass (take nothing)"))
             self._status(ATTENTION)
 
+    def _show_same_faces(self) -> None:
+        """The dice read show the last roll's faces: a hand passed over them, or they came up the same."""
+        phase = self.state.phase
+        if phase == "penalty":
+            whose = "the Christmas romance card's"
+        elif phase == "fate":
+            whose = "fate's"
+        else:
+            whose = f"{self.state.current_player}'s"
+        self._show(Screen("prompt", title="Same faces as the last roll",
+                          dice=die_views(self.same_read, self.state.snowflake), dice_set=DICE_SET,
+                          lines=("if these dice were rolled, press Next; else roll them",),
+                          footer=f"Next: take them as {whose} roll"))
+        self._status(ATTENTION)
+
     def _last_event_type(self) -> str | None:
         events = self.table.session.events
         return events[-1].get("type") if events else None
@@ -246,6 +275,8 @@ class FateLoop(TableLoop):
                           dice_set=DICE_SET, footer=more))
 
     def start(self) -> None:
+        if self.virtual_fate and not box_rolls_fate(self.table):
+            self.table.note({"type": VIRTUAL_FATE, "why": "the box rolls fate's dice (run --virtual-fate)"})
         self.show_home()
 
     # -- menus -------------------------------------------------------------------------------
@@ -330,7 +361,7 @@ class FateLoop(TableLoop):
             items.append(MenuItem("Correct a die", "correct"))
         items.append(MenuItem("Undo the last event", "undo"))
         items.append(MenuItem("Back", BACK))
-        return Menu("turn", f"{turn.player}: {len(pool)} dice to use", tuple(items))
+        return Menu("turn", f"{turn.player}: {how_many_dice(len(pool))} to use", tuple(items))
 
     def _placements(self, target: str, card, pool: list[str]) -> list[dict]:
         """Place events to offer: with a layout, the rules' best placement; without, each face
@@ -465,6 +496,8 @@ class FateLoop(TableLoop):
             self.show_home()
         elif self.same_read is not None:
             faces, self.same_read = self.same_read, None
+            if self.state.phase == "declare":
+                self._play({"type": "declare"})  # co-op: the same faces, rolled straight away
             self._submit(faces)
         elif self.state.phase == "over":
             self._open_phase_menu()
@@ -474,6 +507,7 @@ class FateLoop(TableLoop):
             self.show_home()
 
     def _undo(self) -> None:
+        self.same_read = None  # Undo never says "it was a roll": the same faces waiting for Next are forgotten
         if self._drop_pending_read():
             return
         if self.menu is not None:
@@ -521,6 +555,10 @@ class FateLoop(TableLoop):
             self._play_and_show(value)
         else:
             self.show_home()
+
+    def _play(self, event: dict) -> None:
+        self.same_read = None  # faces held for Next belong to the state they were read in
+        super()._play(event)
 
     def _play_and_show(self, event: dict) -> None:
         self._play(event)
@@ -579,8 +617,11 @@ class FateLoop(TableLoop):
             return
         if state.phase == "fate" and self.virtual_fate:
             return  # the box rolls fate; dice in the tray are somebody else's
-        if state.phase == "declare" and state.mode != "solo" and len(faces) == 3 and self.menu is None \
-                and Counter(faces) != self.last_read and self._legal({"type": "declare"}):
+        if self._rolled_straight_away(faces):
+            if Counter(faces) == self.last_read:
+                self.same_read = faces  # the last roll's faces: taken only when Next says they were rolled
+                self.show_home()
+                return
             self._play({"type": "declare"})  # co-op: rolled without deferring or releasing
             state = self.state
         due = self.due
@@ -595,15 +636,16 @@ class FateLoop(TableLoop):
         if self.menu is not None and self.menu.kind in ("declare", "turn", "fate-choice"):
             self.menu = None
         if Counter(faces) == self.last_read:
-            self.same_read = faces  # a hand passed, or the same faces came up: Next says it was a roll
+            # a hand passed, or the same faces came up: Next says it was a roll (when it can be one)
+            self.same_read = faces if len(faces) == due else None
             self.show_home()
             return
         self.same_read = None
         if len(faces) != due:
             who = "fate" if state.phase == "fate" else state.current_player
             self.unusable_read = (faces, confidences)
-            self._error(f"I see {len(faces)} {'die' if len(faces) == 1 else 'dice'}",
-                        f"{who} rolls {due}: put exactly {due} dice in the tray and they are read again",
+            self._error(f"I see {how_many_dice(len(faces))}",
+                        f"{who} rolls {due}: put exactly {how_many_dice(due)} in the tray and they are read again",
                         "or push the knob to enter the dice one by one")
             return
         self.unusable_read = None
@@ -613,6 +655,13 @@ class FateLoop(TableLoop):
             self._ask_next_flag(sound="attention")
             return
         self._submit(faces)
+
+    def _rolled_straight_away(self, faces) -> bool:
+        """Co-op: a turn's dice rolled with the choice's menu closed start the turn (nothing deferred)."""
+        from rules.christmas_romance import DICE_PER_TURN
+        state = self.state
+        return (state.phase == "declare" and state.mode != "solo" and len(faces) == DICE_PER_TURN
+                and self.menu is None and self._legal({"type": "declare"}))
 
     def _enter_by_hand(self) -> None:
         """A read with the wrong number of dice, entered with the knob: too few, and only the
@@ -699,7 +748,7 @@ class FateLoop(TableLoop):
                             "is not read)" if last is not None else "there is no roll to correct now")
         faces = list(last["faces"])
         if not 0 <= index < len(faces):
-            raise RuleError(f"there is no die {index + 1} in the last roll ({len(faces)} dice)")
+            raise RuleError(f"there is no die {index + 1} in the last roll ({how_many_dice(len(faces))})")
         if faces[index] == face:
             self.show_home()
             return

@@ -47,8 +47,8 @@ def choose(loop, want):
         loop.handle("push")
     values = [item.value for item in loop.menu.items]
     target = next(i for i, v in enumerate(values) if want(v))
-    for _ in range(target - loop.menu.highlight):
-        loop.handle("right")
+    for _ in range(abs(target - loop.menu.highlight)):
+        loop.handle("right" if target > loop.menu.highlight else "left")
     loop.handle("push")
 
 
@@ -257,13 +257,15 @@ def test_a_low_confidence_die_is_checked_and_a_confident_one_corrected_from_the_
 
 
 def test_a_hand_passing_over_the_same_dice_is_not_a_new_roll(store):
-    loop, _ = make_loop(store)
+    loop, screen = make_loop(store)
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"], place=False)
     loop.on_read(roll_of([SNOW] + ["FACE-6"] * 9))
     choose(loop, is_event("fate_choice", take="none"))
     choose(loop, is_event("declare", use="none"))
     loop.on_read(roll_of(["FACE-6"] * 9 + [SNOW]))      # fate's dice still lie there
-    assert loop.state.phase == "roll" and loop.same_read is not None
+    assert loop.state.phase == "roll" and screen.screens[-1].title == "Player: roll 3 dice"
+    loop.handle("next")                                 # ten dice are no 3-dice roll: nothing to take
+    assert loop.state.phase == "roll" and screen.screens[-1].kind != "error"
     loop.on_read(roll_of(["FACE-4", "FACE-5", "FACE-6"]))
     assert loop.state.phase == "play"
 
@@ -408,6 +410,7 @@ def test_run_christmas_romance_starts_a_solo_game_and_stops_cleanly(dicewatch_ho
         (info,) = store.list()
         assert info.game == "christmas-romance" and info.players == ("Player",)
         assert store.header(info.id)["setup"]["mode"] == "solo"
+        assert [e.body["type"] for e in store.entries(info.id) if e.kind == "note"] == ["virtual-fate"]
 
 
 def test_the_dice_can_be_taught_again_before_a_turn(store):
@@ -422,3 +425,125 @@ def test_the_dice_can_be_taught_again_before_a_turn(store):
     loop.teach_dice = lambda lp: calls.append(lp) or "new watcher"
     choose(loop, lambda v: v == "teach")
     assert calls == [loop] and loop.watcher == "new watcher" and loop.menu is None
+
+
+def coop_loop(store):
+    loop = FateLoop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[RecordingPresenter()])
+    loop.start()
+    return loop
+
+
+def test_undo_forgets_a_same_faces_read_and_next_then_takes_nothing(store):
+    """Ben chooses how to roll, the camera sees Ann's dice still lying there (same faces: held
+    for Next), Ben takes his choice back with Undo: Next must not play those faces as a roll
+    (before, in the declare phase it raised KeyError: 'declare')."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))     # Ann rolls straight away
+    loop.handle("score")
+    choose(loop, lambda v: v == {"type": "declare"})          # Ben: roll 3
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))     # Ann's dice, still in the tray
+    assert loop.same_read is not None
+    loop.handle("undo")
+    assert loop.state.phase == "declare"
+    events = list(loop.table.session.events)
+    loop.handle("next")
+    assert loop.table.session.events == events and loop.state.phase == "declare"
+
+
+def test_co_op_dice_rolled_straight_away_with_the_last_rolls_faces_are_shown_and_next_takes_them(store):
+    """Ben rolls straight away and his dice come up as Ann's did: the screen says these are the
+    last roll's faces and Next takes them as his roll (before, nothing on screen changed and
+    Next did nothing, so the only way on was to roll again)."""
+    loop = coop_loop(store)
+    screen = loop.presenters[0]
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))     # Ann rolls straight away
+    loop.handle("score")
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))     # Ben's dice: the same faces
+    assert types(loop.table) == ["declare", "roll", "end_turn"]
+    shown = screen.screens[-1]
+    assert shown.title == "Same faces as the last roll" and [d.face for d in shown.dice] == ["FACE-4", "FACE-3", "FACE-2"]
+    assert shown.footer == "Next: take them as Ben's roll"
+    loop.handle("next")
+    assert types(loop.table) == ["declare", "roll", "end_turn", "declare", "roll"]
+    assert loop.state.phase == "play" and loop.state.turn.player == "Ben"
+    assert loop.table.session.events[-1]["faces"] == ["FACE-4", "FACE-3", "FACE-2"]
+
+
+def test_co_op_same_faces_held_for_next_are_forgotten_once_the_turn_is_chosen_on_the_menu(store):
+    """The same faces held for Next belong to the state they were read in: a choice made on the
+    menu instead (defer one, roll 2) is not followed by Next playing those 3 dice."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))
+    loop.handle("score")
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))
+    choose(loop, is_event("declare", defer=1))
+    assert loop.state.phase == "roll" and loop.state.dice_due == 2
+    events = list(loop.table.session.events)
+    loop.handle("next")
+    assert loop.table.session.events == events and loop.presenters[0].screens[-1].kind != "error"
+
+
+def test_virtual_fate_is_noted_in_the_journal_and_kept_on_resume(store):
+    """`run --virtual-fate` is no rules option (the rules take the seed events either way), so the
+    journal notes it; `run --resume` (which passes no --virtual-fate) must go on with the box
+    rolling fate (before, the resumed game asked for fate's dice in the tray)."""
+    loop, _ = make_loop(store, virtual_fate=True)
+    notes = [e.body for e in loop.table.entries if e.kind == "note"]
+    assert [n["type"] for n in notes] == ["virtual-fate"]
+    screen = RecordingPresenter()
+    resumed = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[screen])
+    resumed.start()
+    solo_turn(resumed, ["FACE-2", "FACE-2", "FACE-3"])
+    assert resumed.state.fate_due and "push the knob: the box rolls them" in screen.screens[-1].lines
+    assert resumed.dice_wanted() == 0
+    resumed.handle("push")
+    assert "seed" in resumed.table.session.events[-1]
+    again = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[], virtual_fate=True)
+    again.start()
+    assert [e.body["type"] for e in again.table.entries if e.kind == "note"] == ["virtual-fate"]  # noted once
+
+
+def test_the_turn_menu_counts_one_die_in_the_singular(store):
+    loop, _ = make_loop(store)
+    choose(loop, is_event("declare", use="headliner", defer=2))     # roll 1
+    loop.on_read(roll_of(["FACE-4"]))
+    loop.handle("push")
+    assert loop.menu.title == "Player: 1 die to use"
+
+
+def test_the_same_faces_in_the_roll_phase_say_next_takes_them(store):
+    """Ben chose how to roll and his dice came up as Ann's did: the screen says so, with the Next
+    hint (before, it still said 'Ben: roll 3 dice' and only the README told of Next)."""
+    loop = coop_loop(store)
+    loop.on_read(roll_of(["FACE-2", "FACE-3", "FACE-4"]))
+    loop.handle("score")
+    choose(loop, lambda v: v == {"type": "declare"})
+    loop.on_read(roll_of(["FACE-4", "FACE-3", "FACE-2"]))
+    shown = loop.presenters[0].screens[-1]
+    assert (shown.title, shown.footer) == ("Same faces as the last roll", "Next: take them as Ben's roll")
+    loop.handle("next")
+    assert loop.state.phase == "play" and loop.table.session.events[-1]["faces"] == ["FACE-4", "FACE-3", "FACE-2"]
+
+
+def test_the_same_faces_in_the_penalty_phase_say_next_takes_them_for_the_romance_card(store):
+    loop, screen = make_loop(store)
+    for event in ({"type": "declare", "use": "none"}, {"type": "roll", "faces": ["FACE-2", "FACE-2", "FACE-3"]},
+                  {"type": "place", "card": "stage", "faces": ["FACE-2", "FACE-2", "FACE-3"]}, {"type": "end_turn"},
+                  {"type": "fate_roll", "faces": ["FACE-6"] * 10}, {"type": "fate_choice", "take": "defer"},
+                  {"type": "declare", "use": "headliner", "release": True},
+                  {"type": "roll", "faces": ["FACE-2", "FACE-3", "FACE-4", "FACE-5"]},
+                  {"type": "place", "card": "stage", "faces": ["FACE-2"]},
+                  {"type": "place", "card": "romance", "faces": ["FACE-3", "FACE-4", "FACE-5"]}, {"type": "end_turn"},
+                  {"type": "fate_roll", "faces": ["FACE-6"] * 10}, {"type": "fate_choice", "take": "none"}):
+        loop.table.play(event)
+    choose(loop, is_event("declare", use="headliner", defer=2))    # roll 1
+    loop.on_read(roll_of(["FACE-6"]))
+    choose(loop, lambda v: isinstance(v, tuple) and v[0] == "reward")
+    choose(loop, lambda v: v == 1)
+    assert loop.state.phase == "penalty" and loop.state.dice_due == 1
+    loop.on_read(roll_of(["FACE-6"]))                               # the die still lies there
+    shown = screen.screens[-1]
+    assert (shown.title, shown.footer) == ("Same faces as the last roll",
+                                           "Next: take them as the Christmas romance card's roll")
+    loop.handle("next")
+    assert loop.state.phase == "play" and loop.table.session.events[-1] == {"type": "penalty_roll", "faces": ["FACE-6"]}
