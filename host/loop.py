@@ -33,6 +33,7 @@ from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu
 from host.presenters import DieView, Screen, Status, tell
 from host.session_store import EVENT, NOTE, UNDO, StoredSession
 from rules.core import RuleError
+from vision.roll import Throw
 
 log = logging.getLogger(__name__)
 
@@ -608,16 +609,40 @@ class TableLoop:
         self.showing_notice = True  # the first Next or Undo puts the "Taught" screen away
         self._status(WAITING)
 
-    def dice_wanted(self) -> int:
-        """How many dice the players should throw next (what ``run``'s synthetic camera
-        throws): all of Jingle Bell Roll's dice while a roll or an announced re-roll is due,
-        and 0 while the game waits for a button instead (a character to choose, a die to
-        check, a menu open, scoring, or the turn's three rolls used: press Score)."""
+    def dice_wanted(self) -> Throw:
+        """What the players should throw next (what ``run``'s synthetic camera throws), as
+        the rules allow: all seven dice for a turn's first roll; for the second and third the
+        dice but the BELLS, which stay standing; for an announced re-roll one die of a face it
+        may re-roll, the other six standing. Nothing (a count of 0) while the game waits for a
+        button instead: a character to choose, a die to check, a menu open, scoring, or the
+        turn's three rolls used (press Score)."""
         state = self.state
         if (state.is_over or not self.setup_done or self.wizard is not None or self.pending is not None
                 or self.menu is not None):
-            return 0
-        return DICE if state.can_roll or self.reroll_with is not None else 0
+            return Throw(0)
+        if self.reroll_with is not None:
+            return self._reroll_throw()
+        if not state.can_roll:
+            return Throw(0)
+        standing = tuple(state.faces[i] for i in state.locked_dice) if state.roll_number else ()
+        return Throw(DICE - len(standing), keep=standing)
+
+    def _reroll_throw(self) -> Throw:
+        """One die of a face the announced re-roll may pick up (a BELL only if nothing else
+        will do: the players keep their BELLS); the others stay standing."""
+        state = self.state
+        faces = list(state.faces)
+        try:
+            allowed = state.reroll_faces(self.reroll_with)
+        except RuleError:
+            return Throw(0)  # it cannot be played (the game says why when it is tried)
+        bells = {faces[i] for i in state.locked_dice}
+        candidates = [face for face in faces if face in allowed]
+        picked = next((face for face in candidates if face not in bells), candidates[0] if candidates else None)
+        if picked is None:
+            return Throw(0)
+        faces.remove(picked)
+        return Throw(1, keep=tuple(faces))
 
     def _face_names(self) -> tuple[str, ...]:
         from rules.dice import faces_of

@@ -44,7 +44,7 @@ card a player holds), and the tie-break round is played with real dice.
 What the device loop reads from a :class:`State` (all read-only): ``current_player``,
 ``round`` / ``day``, ``phase`` ("play", "tie-break", "over"), ``roll_number`` (0..3),
 ``faces``, ``kept_dice``, ``locked_dice`` (the BELLS), ``can_roll``, ``can_score``,
-``expecting`` (the event types accepted now), ``rerolls_available()``,
+``expecting`` (the event types accepted now), ``rerolls_available()``, ``reroll_faces(source)``,
 ``best_scoring(cards)`` ("what is this roll worth", with the best ability/card use; its
 ``uses`` can go straight into a score event), ``is_over``, ``winners``, ``instant_win``,
 ``players`` (points, ornament, gift cards, letters) and ``history`` (one record per turn).
@@ -244,6 +244,12 @@ class State:
         if self.rerolls_available():
             found.append("reroll")
         return tuple(found) + ("score",)
+
+    def reroll_faces(self, source: str) -> tuple[str, ...]:
+        """The faces a one-die re-roll with ``source`` (as in a ``reroll`` event's ``"with"``)
+        may pick up now; RuleError when ``source`` cannot re-roll now."""
+        ability, _ = _reroll_source(self, source)
+        return ability.sources
 
     def rerolls_available(self) -> tuple[str, ...]:
         """Names usable in a ``reroll`` event now (gift cards only if the player holds some)."""

@@ -62,3 +62,15 @@ class Roll:
     def uncertain(self, threshold: float = 0.9) -> list[int]:
         """Indexes of dice whose reading is below ``threshold``."""
         return [i for i, d in enumerate(self.dice) if d.confidence < threshold]
+
+
+@dataclass(frozen=True)
+class Throw:
+    """What a game asks the players to throw next: ``count`` dice, picked up from the table,
+    while the dice showing ``keep`` (face names, repeats allowed) stay standing: kept dice
+    and Jingle Bell Roll's BELLS lie still between rolls, and a one-die re-roll picks up one
+    die of a face it may re-roll. ``count`` 0 means the game waits for a button, not dice.
+    The synthetic camera's players follow it (``SyntheticCamera(dice_count=...)``)."""
+
+    count: int
+    keep: tuple[str, ...] = ()

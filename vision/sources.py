@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision import synth
-from vision.roll import FACE_SETS, Die
+from vision.roll import FACE_SETS, Die, Throw
 
 MIN_EXPOSURE_US = 100.0     # shortest exposure asked of the Pi camera (microseconds)
 MAX_ANALOGUE_GAIN = 16.0    # most analogue gain asked of it (sensors allow 8-16x)
@@ -358,6 +358,20 @@ class _Placed:
     kept: bool = False
 
 
+def _stand(placed: list[_Placed], keep: Sequence[str]) -> None:
+    """Mark as kept the dice on the table showing the faces ``keep`` (dice already kept first,
+    then the others in the order they lie): they stay standing where they lie. Every other
+    die is picked up for the next throw."""
+    wanted = list(keep)
+    marked = [False] * len(placed)
+    for first in (True, False):
+        for i, die in enumerate(placed):
+            if die.kept == first and not marked[i] and die.pose.face in wanted:
+                wanted.remove(die.pose.face)
+                marked[i] = True
+    placed[:] = [_Placed(die.pose, kept=marked[i]) for i, die in enumerate(placed)]
+
+
 def set_style(seed: int) -> synth.DieStyle:
     """The look of the custom-face dice set that ``SyntheticCamera(seed)`` films."""
     return synth.random_style(np.random.default_rng([seed, 8]), swirl=False)
@@ -394,10 +408,13 @@ class SyntheticCamera(FrameSource):
         (all dice of one look, the same look for every camera of this seed, so a set taught at
         ``synthetic:SEED`` is the set that camera films); False: a new look for every throw.
         Pip dice are always a mix of looks, as players' pip dice are.
-    :param dice_count: without a script, asked before each throw how many dice to throw
-        (a game loop's ``dice_wanted``: the synthetic players throw what the game asks for);
-        an answer of 0 means the game waits for a button, not dice, so the dice lie still
-        and it is asked again every frame; None, or an answer of None, throws 2-6 dice.
+    :param dice_count: without a script, asked before each throw what to throw (a game
+        loop's ``dice_wanted``: the synthetic players throw what the game asks for): a number
+        of dice (every die on the table is picked up), or a :class:`~vision.roll.Throw` that
+        also names the faces of the dice left standing (they are set aside in the keep area;
+        a face the table does not show is left out); a count of 0 means the game waits for a
+        button, not dice, so the dice lie still and it is asked again every frame; None, or
+        an answer of None, throws 2-6 dice.
     :param light: the room's light over time, ``[(seconds, level), ...]``: from each time on
         the scene is ``level`` times as bright as at the start (a lamp switched on: 1.3).
         The camera's exposure stays locked, so a brighter room burns out the pale mat and
@@ -452,20 +469,26 @@ class SyntheticCamera(FrameSource):
             raise SourceError(f"synthetic script: keep index {bad[0]} is not one of the {len(faces)} dice")
         return ScriptedRoll(faces, tuple(item.keep), item.hover, item.nudge, item.new_turn)
 
-    def _wanted(self) -> int | None:
-        """How many dice the game asks for now (None: not told; 0: nothing, the players wait)."""
+    def _wanted(self) -> Throw | None:
+        """What the game asks for now (None: not told; a count of 0: nothing, the players wait)."""
         wanted = self.dice_count() if self.dice_count is not None else None
-        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0):
-            raise SourceError(f"synthetic camera: asked to throw {wanted!r} dice; expected a whole "
+        if wanted is None:
+            return None
+        throw = wanted if isinstance(wanted, Throw) else Throw(wanted)
+        count, keep = throw.count, throw.keep
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise SourceError(f"synthetic camera: asked to throw {count!r} dice; expected a whole "
                               f"number from 0 up (0: wait)")
-        return wanted
+        if not isinstance(keep, (tuple, list)) or not all(isinstance(face, str) for face in keep):
+            raise SourceError(f"synthetic camera: asked to keep {keep!r}; expected a sequence of face names")
+        return throw
 
-    def _random_roll(self, wanted: int | None) -> ScriptedRoll:
+    def _random_roll(self, wanted: Throw | None) -> ScriptedRoll:
         rng = self._rng
         faces = FACE_SETS[self.dice_set]
         count = int(rng.integers(2, 7))  # drawn even when told, so a seed films the same table
         if wanted is not None:
-            count = wanted
+            count = wanted.count
         return ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, count)),
                             hover=bool(self.hands and rng.random() < 0.3), nudge=bool(rng.random() < 0.1))
 
@@ -485,10 +508,13 @@ class SyntheticCamera(FrameSource):
                 roll = self._scripted(self.script[k])
             else:
                 wanted = self._wanted()
-                while wanted == 0:  # the game waits for an answer, not dice: so do the players
+                while wanted is not None and wanted.count == 0:  # the game waits for an answer, not dice
                     yield ("still" if placed else "empty"), k - 1, placed, []
                     wanted = self._wanted()
                 roll = self._random_roll(wanted)
+                if wanted is not None:
+                    _stand(placed, wanted.keep)  # the game says which dice stay; the rest are picked up
+                    previous_keep = ()
             yield from self._throw(k, roll, placed, previous_keep)
             previous_keep = roll.keep
             if roll.hover and self.hands:

@@ -11,6 +11,7 @@ from sigterm_run import run_then_sigterm
 from host.loop import FrameWatcher
 from host.session_store import SessionStore
 from rules import get_game
+from vision.roll import Throw
 
 
 @pytest.fixture
@@ -189,6 +190,54 @@ def test_the_synthetic_players_wait_at_a_question_and_throw_on_once_it_is_answer
         loop.handle("score")
         while loop.wizard is not None:
             loop.handle("next")
-        assert table.state.current_player == "Ben" and loop.dice_wanted() == 7
+        assert table.state.current_player == "Ben" and loop.dice_wanted() == Throw(7)
         play_until(lambda: table.state.roll_number == 1, 300)
         assert camera.truth.roll > thrown
+
+
+def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, tmp_path):
+    """`run --camera synthetic` in-process, a whole turn with a re-roll: the camera is told
+    which dice stay standing, so the second and third rolls leave the BELLS lying and the
+    Rockin' Around re-roll picks up one die. Nothing is refused by the rules (before, every
+    throw picked up all seven dice: a BELL thrown again, or seven dice changed by a one-die
+    re-roll, was refused)."""
+    from host.demo_table import calibrate_synthetic
+    from host.loop import TableLoop, dice_reader
+    from vision.sources import SyntheticCamera
+
+    calibration, note = calibrate_synthetic(11)
+    assert calibration is not None, note
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})
+        loop = TableLoop(table, choose_characters=False, watcher=FrameWatcher(
+            dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration))
+        camera = SyntheticCamera(11, dice_set="jingle-bell-roll", fps=10, lead_in=0.5, hold=1.5,
+                                 dice_count=loop.dice_wanted)
+        loop.open_camera = lambda: camera
+        loop.start()
+
+        def play_until(done, frames=900):
+            for _ in range(frames):
+                if done():
+                    return
+                if loop.pending is not None:
+                    loop.handle("next")  # "Check die N": the die as read
+                loop.step()
+            raise AssertionError(f"not reached in {frames} frames (roll {table.state.roll_number})")
+
+        def stored(kind):
+            return [e for e in table.session.events if e["type"] == kind]
+
+        play_until(lambda: table.state.roll_number == 1)
+        bells_after_first = table.state.faces.count("BELL")
+        loop.handle("push")
+        target = [item.value for item in loop.menu.items].index(("reroll", "Rockin' Around"))
+        for _ in range(target - loop.menu.highlight):
+            loop.handle("right")
+        loop.handle("push")
+        assert loop.reroll_with == "Rockin' Around"
+        play_until(lambda: stored("reroll"))
+        play_until(lambda: table.state.roll_number == 3)
+        assert loop.refused == 0, [e.body["reason"] for e in table.entries if e.body.get("type") == "refused"]
+        assert table.state.faces.count("BELL") >= bells_after_first
+        assert len(stored("roll")) == 3 and len(stored("reroll")) == 1

@@ -8,7 +8,7 @@ from host.loop import SETTLED, SETTLING, STILL, TableLoop, align_faces
 from host.presenters import RecordingPresenter
 from host.session_store import NOTE, SessionStore
 from rules import get_game
-from vision.roll import Die, Roll
+from vision.roll import Die, Roll, Throw
 
 GAME = get_game("jingle-bell-roll")
 FIRST = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
@@ -533,33 +533,52 @@ def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
 
 
 def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
-    """What `run`'s synthetic camera is told to throw: all 7 dice while a roll is due, nothing
-    while a character is chosen, a die is checked, the knob's menu is open, or the turn's
-    three rolls are used (the players must press Score); an announced re-roll throws again."""
+    """What `run`'s synthetic camera is told to throw: all 7 dice for a turn's first roll, then
+    all but the BELLS, which stay standing (the rules refuse a BELL re-rolled); for Frosty's
+    re-roll one MILK, the other six standing; nothing while a character is chosen, a die is
+    checked, the knob's menu is open, or the turn's three rolls are used (press Score)."""
     with SessionStore(tmp_path / "s.db") as store:
         table = store.create(GAME, {"players": ["Ann", "Ben"]})
         choosing = TableLoop(table, presenters=[], choose_characters=True)
         choosing.start()
-        assert choosing.menu is not None and choosing.dice_wanted() == 0   # Ann: choose a character
+        assert choosing.menu is not None and choosing.dice_wanted() == Throw(0)   # Ann: choose a character
         table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
         loop, _ = make_loop(table)
-        assert loop.dice_wanted() == 7
+        assert loop.dice_wanted() == Throw(7)
         loop.on_read(roll_of(FIRST, unsure={2}))
-        assert loop.pending is not None and loop.dice_wanted() == 0         # "Check die 3"
+        assert loop.pending is not None and loop.dice_wanted() == Throw(0)         # "Check die 3"
         loop.handle("next")
-        assert table.state.roll_number == 1 and loop.dice_wanted() == 7
+        assert table.state.roll_number == 1 and loop.dice_wanted() == Throw(6, keep=("BELL",))
         loop.handle("push")
-        assert loop.menu is not None and loop.dice_wanted() == 0
+        assert loop.menu is not None and loop.dice_wanted() == Throw(0)
         choose_face(loop, ("reroll", "Frosty"))
-        assert loop.reroll_with == "Frosty" and loop.dice_wanted() == 7
+        assert loop.reroll_with == "Frosty"
+        assert loop.dice_wanted() == Throw(1, keep=("COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"))
         second = ["GIFT" if f == "MILK" else f for f in FIRST]
         loop.on_read(roll_of(second))
-        assert table.state.turn.ability_used and loop.dice_wanted() == 7
-        for faces in (["COOKIE" if f == "GIFT" else f for f in second], second):
+        assert table.state.turn.ability_used and loop.dice_wanted() == Throw(6, keep=("BELL",))
+        for faces in (["COOKIE" if f == "GIFT" else f for f in second], ["BELL" if f == "LIST" else f for f in second]):
             loop.on_read(roll_of(faces))
-        assert table.state.roll_number == 3 and loop.dice_wanted() == 0     # press Score
+        assert table.state.roll_number == 3 and loop.dice_wanted() == Throw(0)     # press Score
         loop.handle("score")
-        assert loop.wizard is not None and loop.dice_wanted() == 0
+        assert loop.wizard is not None and loop.dice_wanted() == Throw(0)
+
+
+def test_dice_wanted_keeps_every_bell_standing_and_a_reroll_picks_a_face_it_may_take(tmp_path):
+    """Three BELLS after the first roll: the next roll throws four dice, the BELLS standing.
+    A re-roll whose face is not on the table (Frosty without a MILK) asks for nothing; one
+    that may take any die (Rockin' Around) picks one that is not a BELL."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, _ = make_loop(table)
+        bells = ["BELL", "GIFT", "BELL", "LIST", "BELL", "COOKIE", "GIFT"]
+        loop.on_read(roll_of(bells))
+        assert loop.dice_wanted() == Throw(4, keep=("BELL", "BELL", "BELL"))
+        loop.reroll_with = "Frosty"
+        assert loop.dice_wanted() == Throw(0)                # no MILK to re-roll
+        loop.reroll_with = "Rockin' Around"
+        assert table.state.player.hand == 1
+        assert loop.dice_wanted() == Throw(1, keep=("BELL", "BELL", "LIST", "BELL", "COOKIE", "GIFT"))
 
 
 def test_a_die_corrected_while_scoring_restarts_the_wizard_on_the_corrected_dice(table):

@@ -553,6 +553,9 @@ def test_what_the_device_loop_reads_from_the_state():
     assert state.expecting == ("roll", "reroll", "score") and state.can_score
     assert state.rerolls_available() == ("Frosty", "Rockin' Around")
     assert state.locked_dice == (1,) and state.best_scoring().points == 4 + 7 + 4
+    assert state.reroll_faces("Frosty") == ("MILK",) and "BELL" in state.reroll_faces("Rockin' Around")
+    with pytest.raises(RuleError, match="plays Frosty, not Holly Daze"):
+        state.reroll_faces("Holly Daze")
     s.play({"type": "roll", "faces": dice("MILK BELL LIST LIST GIFT GIFT COOKIE")})
     s.play({"type": "roll", "faces": dice("MILK BELL LIST LIST GIFT GIFT COOKIE")})
     assert s.state.expecting == ("reroll", "score") and not s.state.can_roll

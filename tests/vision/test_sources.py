@@ -262,6 +262,38 @@ def test_unscripted_throws_follow_the_dice_count_they_are_told():
     assert [len(dice) for dice in still_dice_per_throw(camera, 3)] == [7, 3, 10]
 
 
+def test_a_throw_leaves_the_dice_it_keeps_standing_where_they_lie():
+    """A Throw names the faces left standing (Jingle Bell Roll's BELLS, the six dice a one-die
+    re-roll does not touch): those dice stay exactly where they lay, and only ``count`` new
+    dice are thrown; a face the table does not show is simply not kept."""
+    from vision.roll import Throw
+
+    wanted = []
+    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: wanted.pop(0),
+                             lead_in=0.1, hold=0.3, fps=10, size=(320, 240))
+    wanted.append(Throw(7))
+    first, = still_dice_per_throw(camera, 1)
+    keep = (first[0].face, first[3].face, "SNOWMAN-NOT-A-FACE")
+    wanted.append(Throw(4, keep=keep))
+    after = [camera.truth.dice]
+    for _ in camera:
+        if camera.truth.phase == "still" and camera.truth.roll == 1:
+            after = camera.truth.dice
+            break
+    assert len(after) == 2 + 4
+    standing = [d for d in after if any((d.face, d.x, d.y) == (f.face, f.x, f.y) for f in first)]
+    assert sorted(d.face for d in standing) == sorted(keep[:2])
+
+
+@pytest.mark.parametrize("keep", ["BELL", [3], None])
+def test_a_throw_with_bad_faces_to_keep_says_what_is_expected(keep):
+    from vision.roll import Throw
+
+    camera = SyntheticCamera(5, dice_count=lambda: Throw(2, keep=keep), lead_in=0.1, size=(240, 180))
+    with pytest.raises(SourceError, match=r"asked to keep .*; expected a sequence of face names"):
+        list(camera)
+
+
 def test_a_dice_count_of_none_throws_two_to_six_like_before():
     told = SyntheticCamera(5, dice_count=lambda: None, lead_in=0.1, hold=0.3, fps=10, hands=False)
     free = SyntheticCamera(5, lead_in=0.1, hold=0.3, fps=10, hands=False)
