@@ -113,15 +113,17 @@ def story_pages(text: str, per_page: int = STORY_LINES) -> list[tuple[str, ...]]
     return [tuple(sentences[i:i + per_page]) for i in range(0, len(sentences), per_page)] or [("",)]
 
 
-def end_screen(state) -> Screen:
-    """The win or loss screen."""
+def end_screen(state, correctable: bool = False) -> Screen:
+    """The win or loss screen; ``correctable``: the game ended on dice that were read (or typed),
+    and the knob offers to correct one of them."""
     from rules.christmas_romance import outcome
     result = outcome(state) or {}
     won = result.get("result") == "won"
     title = "Merrily Ever After!" if won else "Christmas is ruined"
     lines = (result.get("reason", ""),) + progress_lines(state)[-1:]
-    return Screen("prompt" if won else "error", title=title, lines=lines, dice_set=DICE_SET,
-                  footer="push the knob: the movie, told as a story")
+    footer = ("Next: the movie, told as a story; push: correct a die" if correctable
+              else "push the knob: the movie, told as a story")
+    return Screen("prompt" if won else "error", title=title, lines=lines, dice_set=DICE_SET, footer=footer)
 
 
 def box_rolls_fate(table) -> bool:
@@ -206,7 +208,7 @@ class FateLoop(TableLoop):
             if self.story_page is not None:
                 self._show_story()
             else:
-                self._show(end_screen(state))
+                self._show(end_screen(state, correctable=self._ended_on_read_dice()))
                 self.showing_notice = False  # the loss screen is red, but not an error to put away
                 self._status(READ_OK)
             return
@@ -425,6 +427,17 @@ class FateLoop(TableLoop):
         items.append(MenuItem("Undo the fate roll", "undo"))
         return Menu("fate-choice", "Fate's turn: take?", tuple(items))
 
+    def end_menu(self) -> Menu:
+        """The knob on the win or loss screen when read dice ended the game: a misread die
+        that decided it can be corrected there (the game goes on if it no longer ends)."""
+        return Menu("end", "The end", (MenuItem("The movie, told as a story", "story"),
+                                      MenuItem("Correct a die", "correct"),
+                                      MenuItem("Undo the last event", "undo"),
+                                      MenuItem("Back", BACK)))
+
+    def _ended_on_read_dice(self) -> bool:
+        return "faces" in (self._last_dice_event() or {})
+
     def _open(self, menu: Menu) -> None:
         self.menu = menu
         self._show(menu_screen(menu))
@@ -476,6 +489,8 @@ class FateLoop(TableLoop):
             self._open(self.fate_choice_menu())
         elif phase == "fate" and self.virtual_fate:
             self._roll_fate()
+        elif phase == "over" and self.story_page is None and self._ended_on_read_dice():
+            self._open(self.end_menu())
         elif phase == "over":
             self._turn_page(0 if self.story_page is None else 1)
         elif phase in DICE_EVENTS:
@@ -500,7 +515,7 @@ class FateLoop(TableLoop):
                 self._play({"type": "declare"})  # co-op: the same faces, rolled straight away
             self._submit(faces)
         elif self.state.phase == "over":
-            self._open_phase_menu()
+            self._turn_page(0 if self.story_page is None else 1)  # Next: the story, page by page
         elif self.state.phase == "fate_choice" and self._legal(PASS):
             self._play_and_show(dict(PASS))  # Next: the usual answer, take nothing from fate's dice
         else:
@@ -534,6 +549,8 @@ class FateLoop(TableLoop):
             self._undo()
         elif value == "teach":
             self._teach()
+        elif value == "story":
+            self._turn_page(0)
         elif value == "correct":
             faces = self._dice_of_last()
             self._open(Menu("which-die", "Correct which die?",

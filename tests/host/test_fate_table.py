@@ -10,6 +10,7 @@ from sigterm_run import run_then_sigterm
 
 from host.devices import TableDevices, pins_for
 from host.fate_table import FateLoop, story_pages, table_options
+from host.menus import BACK
 from host.presenters import DevicePresenter, RecordingPresenter
 from host.session_store import SessionStore
 from rules import get_game
@@ -236,8 +237,28 @@ def test_solo_loss_shows_the_loss_screen_and_the_story(store):
     assert loop.table.store.list()[0].closed is not None
     loop.handle("next")
     assert screen.screens[-1].title == "Christmas is ruined"
-    loop.handle("push")
+    assert screen.screens[-1].footer == "Next: the movie, told as a story; push: correct a die"
+    loop.handle("next")
     assert screen.screens[-1].title.startswith("Our movie (1/")
+
+
+def test_a_misread_die_that_lost_the_game_is_corrected_from_the_end_screen(store):
+    """Fate's die read as a SNOWFLAKE ends the game; it was a FACE-4. On the loss screen the
+    knob offers to correct it (and the story, first); corrected, the game goes on."""
+    loop, screen = make_loop(store, {"fate_dice": 1})
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    loop.on_read(roll_of([SNOW]))
+    loop.handle("next")
+    assert loop.state.phase == "over" and screen.screens[-1].title == "Christmas is ruined"
+    loop.handle("push")
+    assert [item.value for item in loop.menu.items] == ["story", "correct", "undo", BACK]
+    choose(loop, lambda v: v == "correct")
+    choose(loop, lambda v: v == 0)                      # die 1
+    choose(loop, lambda v: v == "FACE-4")
+    assert loop.state.phase != "over" and loop.state.fate_roll == ("FACE-4",)
+    assert loop.table.store.list()[0].closed is None
+    notes = [e.body for e in loop.table.entries if e.kind == "note" and e.body.get("type") == "correction"]
+    assert [(n["read"], n["face"]) for n in notes] == [(SNOW, "FACE-4")]
 
 
 def test_a_low_confidence_die_is_checked_and_a_confident_one_corrected_from_the_menu(store):
