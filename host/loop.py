@@ -462,13 +462,26 @@ class TableLoop:
             after.append(entry.kind)
         else:
             return
-        answers = entry.body
+        try:
+            self._take_up(entry.body, still_current=not (EVENT in after or UNDO in after))
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # Convenience only (the events are the game): a note this version cannot read is
+            # skipped with a warning, and the questions are asked again.
+            log.warning("session %s: the open answers noted in its journal (entry %s) cannot be taken up "
+                        "(%s: %s); expected the 'answers' note this version writes; asking again",
+                        self.table.id, entry.seq, type(exc).__name__, exc)
+            self._skipped, self.reroll_with, self.wizard = set(), None, None
+
+    def _take_up(self, answers: dict, still_current: bool) -> None:
         names = {p.name for p in self.state.players}
         self._skipped = {name for name in answers.get("no_character", ()) if name in names}
         self.setup_done = self.setup_done or bool(answers.get("characters_done"))
-        if EVENT in after or UNDO in after or not getattr(self.state, "can_score", False):
+        if not still_current or not getattr(self.state, "can_score", False):
             return
-        self.reroll_with = answers.get("reroll_with")
+        reroll_with = answers.get("reroll_with")
+        if reroll_with is not None and not isinstance(reroll_with, str):
+            raise TypeError(f"reroll_with is {reroll_with!r}, expected a name")
+        self.reroll_with = reroll_with
         if answers.get("wizard") is not None:
             self.wizard = ScoreWizard(self.state, **answers["wizard"])
 

@@ -781,3 +781,22 @@ def test_resume_keeps_the_score_wizards_answers(table):
     loop, screen = resumed(table, choose_characters=False)
     assert loop.wizard is not None and loop.wizard.cards == ["Secret Santa"] and loop.wizard.recipients == ["Cy"]
     assert screen.screens[-1].title == "GIFT 2 of 2: gift card to"
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "answers", "no_character": 5},
+    {"type": "answers", "reroll_with": ["Frosty"]},
+    {"type": "answers", "wizard": {"cards": [], "a_later_key": True}},
+])
+def test_resume_skips_open_answers_it_cannot_read_with_a_warning(tmp_path, caplog, bad):
+    """The answers note is a convenience: one this version cannot read (another version's, or
+    damaged) is skipped with a warning naming the session and the entry; the game resumes."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"]})
+        loop, _ = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        table.note(bad)
+        with caplog.at_level("WARNING", logger="host.loop"):
+            loop, screen = resumed(table, choose_characters=False)
+        assert loop.reroll_with is None and loop.wizard is None and screen.screens[-1].kind == "roll"
+        assert "cannot be taken up" in caplog.text and table.id in caplog.text
