@@ -255,7 +255,10 @@ def _check_card_fits(state, played: Sequence[str], card: str) -> None:
             return
         except RuleError:
             continue
-    raise RuleError(f"{card} does not fit these dice: {reason}")
+    more = state.player.hand - len(played) - 1   # cards still in hand besides this one
+    hint = (f"; if another gift card changes the dice so that it fits, choose that card first"
+            if more > 0 else "")
+    raise RuleError(f"{card} does not fit these dice: {reason}{hint}")
 
 
 def _helping_uses(state, played: Sequence[str]):

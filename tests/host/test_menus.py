@@ -126,6 +126,16 @@ def test_a_card_is_still_refused_when_nothing_played_makes_it_fit():
                      characters={"Ann": "Santa Claus (1)"}, starting_gift_cards=2)   # no GIFT to change
     wizard = ScoreWizard(session.state)
     wizard.choose("Milk Mustache")
-    with pytest.raises(RuleError, match="Gingerbread House does not fit these dice"):
+    with pytest.raises(RuleError, match="Gingerbread House does not fit these dice") as refused:
         wizard.choose("Gingerbread House")                     # at most two COOKIES
     assert wizard.cards == ["Milk Mustache"]
+    assert "choose that card first" not in str(refused.value)  # no card left in hand to play before it
+
+
+def test_a_refused_card_says_another_card_in_hand_could_be_chosen_first():
+    """The wizard knows how many cards a player holds, not which: with more in hand, the
+    refusal says a card that changes the dice can be chosen first."""
+    session = rolled(["MILK", "COOKIE", "LIST", "STOCKING", "STOCKING", "LIST", "BELL"], starting_gift_cards=3)
+    wizard = ScoreWizard(session.state)
+    with pytest.raises(RuleError, match="if another gift card changes the dice so that it fits, choose that card first"):
+        wizard.choose("Gingerbread House")
