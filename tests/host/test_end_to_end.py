@@ -2,6 +2,7 @@
 and `dicewatch run` as a process stopped with SIGTERM."""
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 
@@ -152,55 +153,12 @@ def test_a_lamp_switched_on_mid_game_is_made_up_for_by_the_cameras_exposure(jbr_
         assert "brighter than at calibration" in watcher.light_warning
 
 
-def test_the_synthetic_players_wait_at_a_question_and_throw_on_once_it_is_answered(jbr_reader, tmp_path):
-    """`run --camera synthetic` in-process: the loop tells the camera how many dice it wants.
-    After the turn's third roll nobody presses Score, and for ten seconds of film nothing is
-    thrown (before, the players kept throwing and every throw was refused as a fourth roll);
-    once Score is answered, the next player's dice are thrown and read."""
-    from host.demo_table import calibrate_synthetic
-    from host.loop import TableLoop, dice_reader
-    from vision.sources import SyntheticCamera
-
-    calibration, note = calibrate_synthetic(11)
-    assert calibration is not None, note
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})
-        loop = TableLoop(table, choose_characters=False, watcher=FrameWatcher(
-            dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration))
-        camera = SyntheticCamera(11, dice_set="jingle-bell-roll", fps=10, lead_in=0.5, hold=1.5,
-                                 dice_count=loop.dice_wanted)
-        loop.open_camera = lambda: camera
-        loop.start()
-
-        def play_until(done, frames):
-            for _ in range(frames):
-                if done():
-                    return
-                if loop.pending is not None:
-                    loop.handle("next")  # "Check die N": the die as read (a read of too few dice is thrown again)
-                loop.step()
-            raise AssertionError(f"not reached in {frames} frames (roll {table.state.roll_number})")
-
-        play_until(lambda: table.state.roll_number == 3, 900)
-        events, thrown = len(table.session.events), camera.truth.roll
-        for _ in range(100):                                      # ten seconds, nobody at the buttons
-            loop.step()
-        assert camera.truth.roll == thrown and camera.truth.phase == "still"
-        assert len(table.session.events) == events and loop.refused == 0
-        loop.handle("score")
-        while loop.wizard is not None:
-            loop.handle("next")
-        assert table.state.current_player == "Ben" and loop.dice_wanted() == Throw(7)
-        play_until(lambda: table.state.roll_number == 1, 300)
-        assert camera.truth.roll > thrown
-
-
-def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, tmp_path):
-    """`run --camera synthetic` in-process, a whole turn with a re-roll: the camera is told
-    which dice stay standing, so the second and third rolls leave the BELLS lying and the
-    Rockin' Around re-roll picks up one die. Nothing is refused by the rules (before, every
-    throw picked up all seven dice: a BELL thrown again, or seven dice changed by a one-die
-    re-roll, was refused)."""
+@contextlib.contextmanager
+def synthetic_run(tmp_path):
+    """`run --camera synthetic` in-process: Ann and Ben at a calibrated synthetic tray whose
+    players throw what the loop's ``dice_wanted`` asks for. Yields (table, loop, camera,
+    play_until): ``play_until(done, frames)`` steps the loop until ``done()`` (a die to check
+    is taken as read)."""
     from host.demo_table import calibrate_synthetic
     from host.loop import TableLoop, dice_reader
     from vision.sources import SyntheticCamera
@@ -221,10 +179,40 @@ def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, 
                 if done():
                     return
                 if loop.pending is not None:
-                    loop.handle("next")  # "Check die N": the die as read
+                    loop.handle("next")  # "Check die N": the die as read (a read of too few dice is thrown again)
                 loop.step()
             raise AssertionError(f"not reached in {frames} frames (roll {table.state.roll_number})")
 
+        yield table, loop, camera, play_until
+
+
+def test_the_synthetic_players_wait_at_a_question_and_throw_on_once_it_is_answered(jbr_reader, tmp_path):
+    """`run --camera synthetic` in-process: the loop tells the camera how many dice it wants.
+    After the turn's third roll nobody presses Score, and for ten seconds of film nothing is
+    thrown (before, the players kept throwing and every throw was refused as a fourth roll);
+    once Score is answered, the next player's dice are thrown and read."""
+    with synthetic_run(tmp_path) as (table, loop, camera, play_until):
+        play_until(lambda: table.state.roll_number == 3, 900)
+        events, thrown = len(table.session.events), camera.truth.roll
+        for _ in range(100):                                      # ten seconds, nobody at the buttons
+            loop.step()
+        assert camera.truth.roll == thrown and camera.truth.phase == "still"
+        assert len(table.session.events) == events and loop.refused == 0
+        loop.handle("score")
+        while loop.wizard is not None:
+            loop.handle("next")
+        assert table.state.current_player == "Ben" and loop.dice_wanted() == Throw(7)
+        play_until(lambda: table.state.roll_number == 1, 300)
+        assert camera.truth.roll > thrown
+
+
+def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, tmp_path):
+    """`run --camera synthetic` in-process, a whole turn with a re-roll: the camera is told
+    which dice stay standing, so the second and third rolls leave the BELLS lying and the
+    Rockin' Around re-roll picks up one die. Nothing is refused by the rules (before, every
+    throw picked up all seven dice: a BELL thrown again, or seven dice changed by a one-die
+    re-roll, was refused)."""
+    with synthetic_run(tmp_path) as (table, loop, camera, play_until):
         def stored(kind):
             return [e for e in table.session.events if e["type"] == kind]
 

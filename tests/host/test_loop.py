@@ -1,6 +1,8 @@
 """The table loop: reads become events, flagged dice, refusals, menus, faults, shutdown."""
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
@@ -371,6 +373,18 @@ def choose_face(loop, face):
     loop.handle("push")
 
 
+@contextlib.contextmanager
+def frosty_reroll_announced(tmp_path):
+    """Ann (Frosty) has rolled FIRST and announced Frosty's re-roll from the knob's menu."""
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+        loop, screen = make_loop(table)
+        loop.on_read(roll_of(FIRST))
+        loop.handle("push")
+        choose_face(loop, ("reroll", "Frosty"))
+        yield table, loop, screen
+
+
 def test_dice_the_camera_missed_are_entered_with_the_knob(table):
     loop, screen = make_loop(table)
     loop.on_read(roll_of(FIRST[:5], unsure={1}))  # two dice not seen, one seen but unsure
@@ -400,12 +414,7 @@ def test_a_refused_read_can_be_entered_with_the_knob(table):
 
 
 def test_an_announced_re_roll_is_dropped_when_the_player_scores_instead(tmp_path):
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, _ = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, _):
         assert loop.reroll_with == "Frosty"
         loop.handle("score")
         while loop.wizard is not None:
@@ -510,12 +519,7 @@ def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
     """Before, Next on "Re-roll one die" showed "next: Roll 2 of 3" but the next throw was still
     taken as the re-roll (refused: "Frosty re-rolls one die, but 4 dice changed", again and
     again), and Undo took back the roll itself."""
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, screen = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         assert screen.screens[-1].title == "Re-roll one die"
         loop.handle("undo")                    # calls the re-roll off; the roll stands
         assert loop.reroll_with is None and table.state.roll_number == 1
@@ -638,12 +642,7 @@ def test_the_same_dice_read_during_an_announced_re_roll_do_not_spend_it(tmp_path
     """A hand passes over the tray while Frosty's re-roll is awaited: the same dice are read
     again. Before, they were played as the re-roll (Frosty spent, nothing re-rolled). Now they
     are kept like any same read: Next says the die came up the same, Undo calls the re-roll off."""
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, screen = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         loop.on_read(roll_of(FIRST))                # a hand passed: the same dice
         assert not table.state.turn.ability_used and kinds(table)[-1] == ("event", "roll")
         assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
@@ -654,12 +653,7 @@ def test_the_same_dice_read_during_an_announced_re_roll_do_not_spend_it(tmp_path
 
 
 def test_next_on_the_same_dice_during_an_announced_re_roll_plays_the_re_roll(tmp_path):
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, screen = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         loop.on_read(roll_of(FIRST))
         assert "Next" in " ".join(screen.screens[-1].lines)
         loop.handle("next")                         # the MILK was re-rolled and came up MILK again
@@ -668,12 +662,7 @@ def test_next_on_the_same_dice_during_an_announced_re_roll_plays_the_re_roll(tmp
 
 
 def test_undo_on_the_same_dice_during_an_announced_re_roll_calls_it_off_unspent(tmp_path):
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, screen = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         loop.on_read(roll_of(FIRST))
         loop.handle("undo")                         # no re-roll after all
         loop.handle("next")                         # and the kept read went with it
@@ -721,12 +710,7 @@ def resumed(table, **kw):
 
 def test_resume_keeps_an_announced_re_roll(tmp_path):
     """Before, the announcement was lost: the re-rolled die was taken as roll 2 of 3."""
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, _ = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, _):
         loop, screen = resumed(table, choose_characters=False)
         assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
         loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
@@ -734,12 +718,7 @@ def test_resume_keeps_an_announced_re_roll(tmp_path):
 
 
 def test_resume_forgets_a_re_roll_already_played(tmp_path):
-    with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-        loop, _ = make_loop(table)
-        loop.on_read(roll_of(FIRST))
-        loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+    with frosty_reroll_announced(tmp_path) as (table, loop, _):
         loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
         loop, screen = resumed(table, choose_characters=False)
         assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
