@@ -252,18 +252,20 @@ class State:
         return ability.sources
 
     def rerolls_available(self) -> tuple[str, ...]:
-        """Names usable in a ``reroll`` event now (gift cards only if the player holds some)."""
+        """Names usable in a ``reroll`` event now: gift cards only if the player holds some, and
+        each only while a die shows a face it may re-roll (Frosty with no MILK is not offered)."""
         if not self.can_score:
             return ()
         found = []
         ability = CHARACTERS.get(self.player.character or "")
         if ability and ability.effect == "reroll" and not self.turn.ability_used:
-            found.append(ability.name)
+            found.append(ability)
         if self.player.hand > 0:
-            found.append("Rockin' Around")
+            found.append(GIFT_CARDS["Rockin' Around"])
         if self.turn.letter_rerolls_used < self.player.letter_rerolls:
-            found.append("Letter")
-        return tuple(found)
+            found.append(LETTER_REROLL)
+        return tuple("Letter" if ability is LETTER_REROLL else ability.name for ability in found
+                     if any(face in ability.sources for face in self.turn.faces))
 
     def best_scoring(self, cards: Sequence[str] = ()) -> "Scoring":
         """What the current dice are worth with the best use of the ability and ``cards``

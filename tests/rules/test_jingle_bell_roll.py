@@ -543,6 +543,16 @@ def test_json_view_and_scoreboard():
         "name": "Nice List", "kind": "gift card", "from": "LIST", "to": "GIFT"}
 
 
+def test_a_character_re_roll_is_offered_only_while_a_die_shows_its_face():
+    """Frosty re-rolls a MILK: with no MILK showing it could only be refused, so it is not
+    listed (nor is "reroll" expected for it); a gift card that re-rolls any die still is."""
+    s = new_session(characters={"Chris": "Frosty"}, starting_gift_cards=0)
+    s.play({"type": "roll", "faces": dice("BELL BELL LIST LIST GIFT GIFT COOKIE")})
+    assert s.state.rerolls_available() == () and "reroll" not in s.state.expecting
+    s.play({"type": "roll", "faces": dice("BELL BELL LIST MILK GIFT GIFT COOKIE")})
+    assert s.state.rerolls_available() == ("Frosty",) and "reroll" in s.state.expecting
+
+
 def test_what_the_device_loop_reads_from_the_state():
     s = new_session(characters={"Chris": "Frosty"})
     state = s.state
