@@ -359,9 +359,11 @@ class _Placed:
 
 
 def _stand(placed: list[_Placed], keep: Sequence[str]) -> None:
-    """Mark as kept the dice on the table showing the faces ``keep`` (dice already kept first,
-    then the others in the order they lie): they stay standing where they lie. Every other
-    die is picked up for the next throw."""
+    """Leave ``len(keep)`` dice standing where they lie: those showing the faces ``keep``
+    (dice already kept first, then the others in the order they lie), and, where the table
+    shows fewer of a face than asked (the game's dice differ from the table's: a misread
+    taken, a throw the game refused), other dice in their place, so no die leaves the table.
+    Every other die is picked up for the next throw."""
     wanted = list(keep)
     marked = [False] * len(placed)
     for first in (True, False):
@@ -369,6 +371,10 @@ def _stand(placed: list[_Placed], keep: Sequence[str]) -> None:
             if die.kept == first and not marked[i] and die.pose.face in wanted:
                 wanted.remove(die.pose.face)
                 marked[i] = True
+    for i in range(len(placed)):
+        if wanted and not marked[i]:
+            wanted.pop()
+            marked[i] = True
     placed[:] = [_Placed(die.pose, kept=marked[i]) for i, die in enumerate(placed)]
 
 
@@ -411,8 +417,8 @@ class SyntheticCamera(FrameSource):
     :param dice_count: without a script, asked before each throw what to throw (a game
         loop's ``dice_wanted``: the synthetic players throw what the game asks for): a number
         of dice (every die on the table is picked up), or a :class:`~vision.roll.Throw` that
-        also names the faces of the dice left standing (they are set aside in the keep area;
-        a face the table does not show is left out); a count of 0 means the game waits for a
+        also names the faces of the dice left standing where they lie (where the table shows
+        none of a face, another die stands in for it); a count of 0 means the game waits for a
         button, not dice, so the dice lie still and it is asked again every frame; None, or
         an answer of None, throws 2-6 dice.
     :param light: the room's light over time, ``[(seconds, level), ...]``: from each time on
