@@ -154,7 +154,7 @@ def test_a_lamp_switched_on_mid_game_is_made_up_for_by_the_cameras_exposure(jbr_
 
 
 @contextlib.contextmanager
-def synthetic_run(tmp_path):
+def synthetic_run(tmp_path, **setup):
     """`run --camera synthetic` in-process: Ann and Ben at a calibrated synthetic tray whose
     players throw what the loop's ``dice_wanted`` asks for. Yields (table, loop, camera,
     play_until): ``play_until(done, frames)`` steps the loop until ``done()`` (a die to check
@@ -166,7 +166,7 @@ def synthetic_run(tmp_path):
     calibration, note = calibrate_synthetic(11)
     assert calibration is not None, note
     with SessionStore(tmp_path / "s.db") as store:
-        table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})
+        table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"], **setup})
         loop = TableLoop(table, choose_characters=False, watcher=FrameWatcher(
             dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration))
         camera = SyntheticCamera(11, dice_set="jingle-bell-roll", fps=10, lead_in=0.5, hold=1.5,
@@ -174,12 +174,12 @@ def synthetic_run(tmp_path):
         loop.open_camera = lambda: camera
         loop.start()
 
-        def play_until(done, frames=900):
+        def play_until(done, frames=900, check=lambda: loop.handle("next")):
             for _ in range(frames):
                 if done():
                     return
                 if loop.pending is not None:
-                    loop.handle("next")  # "Check die N": the die as read (a read of too few dice is thrown again)
+                    check()  # "Check die N": by default the die as read (a read of too few dice is thrown again)
                 loop.step()
             raise AssertionError(f"not reached in {frames} frames (roll {table.state.roll_number})")
 
@@ -229,3 +229,48 @@ def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, 
         assert loop.refused == 0, [e.body["reason"] for e in table.entries if e.body.get("type") == "refused"]
         assert table.state.faces.count("BELL") >= bells_after_first
         assert len(stored("roll")) == 3 and len(stored("reroll")) == 1
+
+
+def test_a_whole_game_at_the_synthetic_table_is_played_without_a_refusal(jbr_reader, tmp_path):
+    """Five rounds for two players with re-roll characters, at the synthetic table: after each
+    turn's first roll the first re-roll on the menu is announced, and the third roll is scored.
+    The players throw what the game asks for, so the rules refuse nothing and every announced
+    re-roll is played. A die check is answered with what lies on the table (as a player
+    would); a roll stored without one is what lay there."""
+    with synthetic_run(tmp_path, characters={"Ann": "Frosty", "Ben": "Holly Daze"}) as (
+            table, loop, camera, play_until):
+        announced, unchecked_wrong = 0, []
+        while not table.state.is_over:
+            state, events = table.state, len(table.session.events)
+            if state.roll_number == 3:
+                loop.handle("score")
+                while loop.wizard is not None:
+                    loop.handle("push")
+                continue
+            if state.roll_number == 1 and state.rerolls_available() and not state.turn.ability_used \
+                    and not any(e["type"] == "reroll" for e in table.session.events[-1:]):
+                loop.handle("push")
+                values = [item.value for item in loop.menu.items]
+                target = next(i for i, v in enumerate(values) if isinstance(v, tuple) and v[0] == "reroll")
+                for _ in range(target - loop.menu.highlight):
+                    loop.handle("right")
+                loop.handle("push")
+                announced += 1
+            checked = []
+
+            def answer_with_what_lies_there():
+                pending = loop.pending
+                die = pending.flagged[0]
+                sure = [face for i, face in enumerate(pending.faces) if i not in pending.flagged]
+                missing = Counter(camera.truth.faces) - Counter(sure)
+                face = pending.faces[die] if missing[pending.faces[die]] else next(missing.elements())
+                checked.append(die)
+                loop.handle(f"face:{die + 1}:{face}")
+
+            play_until(lambda: len(table.session.events) > events, check=answer_with_what_lies_there)
+            if not checked and Counter(table.state.faces) != Counter(camera.truth.faces):
+                unchecked_wrong.append((table.state.faces, camera.truth.faces))
+        kinds = Counter(e["type"] for e in table.session.events)
+        assert loop.refused == 0, [e.body for e in table.entries if e.body.get("type") == "refused"]
+        assert kinds["score"] == 10 and kinds["reroll"] == announced >= 5
+        assert unchecked_wrong == []
