@@ -38,7 +38,9 @@ any colour) without having been trained on it:
 
 Speed: about 10 ms of CPU per 1280x720 frame on one thread of the (busy, 2-core) development
 machine, where one 1280x720 Gaussian blur takes 3 ms (``python -m vision.bench tray_finder``).
-Weak spot: pale dice on the pale mat, whose plain faces barely differ from it.
+Weak spot: pale dice on the pale mat, whose plain faces barely differ from it: such a die
+counts when its thin blob spans a die (``spans_a_die``), and a blob of one die's area but
+longer than a die is split (``_long_side``), yet two touching can still be taken for one.
 """
 from __future__ import annotations
 
@@ -69,8 +71,10 @@ CAST = 0.08              # largest colour cast (log) the gain field follows
 GRID_DICE = 5.0          # gain-field cell side, in dice
 CLOSE_PX = 9             # gaps this wide in a die's outline are closed before filling it
 MAX_DICE_PER_BLOB = 12   # bigger blobs are arms, boxes or cups, not dice
-MIN_DIE_AREA = 0.3       # blobs under this share of a die are crumbs or noise
+MIN_DIE_AREA = 0.3       # blobs under this share of a die are crumbs or noise (but see SPAN)
 SIZE_RANGE_MM = (12.0, 22.0)
+SPAN = (0.7, 1.5)        # a thin blob spanning this many dice both ways (and SPAN_FILL of its
+SPAN_FILL = 0.3          # rectangle) is a pale die on the pale mat (``spans_a_die``)
 
 
 @dataclass(frozen=True)
@@ -301,7 +305,7 @@ class TrayFinder:
         for pts, area, nominal in blobs:
             side = nominal * self.size_ratio
             dice_area = (area / (side * side) - HALO) / SILHOUETTE
-            if dice_area < MIN_DIE_AREA or dice_area > MAX_DICE_PER_BLOB:
+            if dice_area > MAX_DICE_PER_BLOB or (dice_area < MIN_DIE_AREA and not spans_a_die(pts, side)):
                 continue
             parts = list(split_blob(pts, side, dice_area))
             for centre, square, rect_side, part in parts:
@@ -459,6 +463,27 @@ def square_outline(cx: float, cy: float, side: float, angle_deg: float) -> np.nd
                      [cx + c - s, cy + s + c], [cx - c - s, cy - s + c]], np.float64)
 
 
+def _long_side(pts: np.ndarray) -> float:
+    """The long side of the blob's rotated rectangle: pale dice touching make a blob of one
+    die's area or so, but longer than any one die."""
+    if len(pts) < 3:
+        return 0.0
+    (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
+    return max(rw, rh)
+
+
+def spans_a_die(pts: np.ndarray, side: float) -> bool:
+    """A blob too thin for a die's area that still spans one (``side``: a top face, work px):
+    a pale die on the pale mat, of which only the symbol and part of the outline differ
+    from the mat. Its rotated rectangle is about a die across both ways and well filled,
+    unlike a crumb (smaller), a hair or a thread (thin, or sparse over a long span)."""
+    if len(pts) < 3:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
+    lo, hi = SPAN
+    return lo * side <= min(rw, rh) and max(rw, rh) <= hi * side and len(pts) >= SPAN_FILL * rw * rh
+
+
 def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """(centre, rotated square, its side) fitted to one die's pixels; ``side`` forces the size."""
     if len(pts) >= 3:
@@ -474,7 +499,7 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
     """Cut one blob's pixels (N x 2, work px) into single dice of about ``side`` pixels:
     yields (centre, rotated-square outline, side, the die's pixels) per die."""
     n0 = max(1, int(round(dice_area)))
-    if n0 == 1 and dice_area < 1.45:
+    if n0 == 1 and dice_area < 1.45 and _long_side(pts) <= SPAN[1] * side:
         yield (*_square_of(pts), pts)
         return
     candidates = sorted({max(1, n0 - 1), n0, n0 + 1})

@@ -56,7 +56,7 @@ def test_dice_lost_to_a_brighter_room_are_found_once_the_exposure_is_kept():
     finder finds them again."""
     found = {"relit": 0, "kept": 0}
     total = 0
-    for seed in range(900, 912):
+    for seed in range(900, 930):  # the finder finds pale dice better: it takes more scenes to lose some
         rng = np.random.default_rng([seed, 11])
         if rng.choice([-1, 1]) < 0:     # relight's first draw: the darker scenes lose little
             continue

@@ -32,8 +32,9 @@ SEEDS = range(12)
 
 
 def test_seven_of_seven_on_rendered_mat_scenes():
-    """12 fixed scenes of 7 dice, about half of them against a neighbour. Measured: 11 scenes
-    exactly right; in one, pale dice on the pale mat, 4 of 7 are found (the weak case)."""
+    """12 fixed scenes of 7 dice, about half of them against a neighbour. Measured: all 12
+    scenes exactly right (before pale dice spanning a die counted, 11: in one, pale dice on
+    the pale mat, 4 of 7 were found)."""
     exact = found = total = extra = 0
     worst = 7
     for seed in SEEDS:
@@ -43,8 +44,28 @@ def test_seven_of_seven_on_rendered_mat_scenes():
         exact += hits == len(boxes) == 7
         worst = min(worst, hits)
         found, total, extra = found + hits, total + 7, extra + len(boxes) - hits
-    assert exact >= 10 and worst >= 4, (exact, worst)
-    assert found >= total - 4 and extra <= 1, (found, total, extra)
+    assert exact >= 11 and worst >= 6, (exact, worst)
+    assert found >= total - 1 and extra <= 1, (found, total, extra)
+
+
+PALE = synth.DieStyle(body=(210, 210, 251), ink=(30, 30, 30), gloss=0.34)   # the synthetic:4 camera's set
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_pale_die_on_the_pale_mat_is_found_from_its_symbol_and_outline(seed):
+    """Only the symbol and part of the outline of a pale die differ from the pale mat: its blob
+    is thin (too small an area for a die) but spans one, so it counts. Before, about half of
+    such dice were missed and teaching them at the camera stopped short of pictures."""
+    table = synth.Table(SIZE, seed, background="mat")
+    x0, y0, x1, y1 = table.mat_region("rolling")
+    rng = np.random.default_rng(seed)
+    finder = finder_for(seed)
+    for face in ("FACE-6", "FACE-5", "SNOWFLAKE", "FACE-2"):
+        x, y = x0 + (x1 - x0) * (0.3 + 0.4 * rng.random()), y0 + (y1 - y0) * (0.3 + 0.4 * rng.random())
+        pose = synth.DiePose(face=face, x=x, y=y, yaw=float(rng.uniform(0, 90)), style=PALE)
+        image, dice = table.draw([pose], "christmas-romance", rng)
+        found = finder.find(image)
+        assert len(found) == 1 and match([d.box for d in found], dice) == 1, (face, len(found))
 
 
 def _row(seed: int, count: int):
@@ -224,3 +245,26 @@ def test_a_sharp_camera_is_not_sharpened():
     for seed in (0, 5):
         finder = finder_for(seed)
         assert not finder.out_of_focus(*SIZE), finder.calibration.edge_blur_px()
+
+
+WHITE = synth.DieStyle(body=(236, 248, 255), ink=(140, 60, 20), gloss=0.72)   # the synthetic:1 camera's set
+
+
+def test_two_pale_dice_touching_are_two_dice_though_their_blob_has_one_dies_area():
+    """Two white dice side by side on the pale mat make a blob of little more than one die's
+    area (their plain tops barely differ from the mat), but it is two dice long: it is split.
+    Before, 13 of these 16 pairs were split and the others read as one die."""
+    split = 0
+    for seed in range(8):
+        table = synth.Table(SIZE, seed, background="mat")
+        x0, y0, x1, y1 = table.mat_region("rolling")
+        rng = np.random.default_rng(seed)
+        for faces in (["BELL", "GIFT"], ["MILK", "LIST"]):
+            yaw = float(rng.uniform(0, 30))
+            poses = [synth.DiePose(face=face, x=(x0 + x1) / 2 + i * synth.DIE_MM * 1.01,
+                                   y=(y0 + y1) / 2 + 20 * len(faces[0]), yaw=yaw, style=WHITE)
+                     for i, face in enumerate(faces)]
+            image, dice = table.draw(poses, DICE_SET, rng)
+            found = finder_for(seed).find(image)
+            split += len(found) == 2 and match([d.box for d in found], dice) == 2
+    assert split == 16
