@@ -337,3 +337,18 @@ def test_a_die_off_the_mat_is_pointed_out_while_teaching():
         capture_examples(session, ["BELL", "GIFT"], 5, TeachConsole(out=said))
     assert sum("outside the mat's rolling and keep areas" in line for line in said.getvalue().splitlines()) == 3
     session.close()
+
+
+def test_a_throw_unseen_while_teaching_does_not_shift_the_later_faces(dicewatch_home, capsys):
+    """At synthetic:4 one MILK throw lands where the tray's finder does not take it. Teaching
+    follows the synthetic player's script by its throws, so MILK gets 7 pictures and every
+    later face its own 8; before, each face took the next face's first throw (COOKIE pictures
+    stored as MILK, ...), the mixed roll was taken as a BELL picture, and the self-check read
+    nothing (41 of 47 pictures read right when left out)."""
+    status = teach("--dice", "jingle-bell-roll", "--camera", "synthetic:4", "--replace")
+    out = capsys.readouterr().out
+    assert status == 0, out
+    stored = dicesets.load_set("jingle-bell-roll", dicewatch_home)
+    assert [len(stored.examples[f]) for f in stored.faces] == [7, 8, 8, 8, 8, 8]
+    assert "self-check: 47 of 47 examples read right" in out
+    assert "self-check: 6 of 6 dice read right" in out

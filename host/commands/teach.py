@@ -304,6 +304,7 @@ class CameraSession:
         self.background = None
         self.tray_finder = None
         self._stream = None
+        self._put_back: list = []
         self.stop = None  # an Event: once set, the settled frames end (the table loop's SIGTERM)
 
     def learn_background(self) -> None:
@@ -331,9 +332,31 @@ class CameraSession:
         return self.tray_finder is not None and bool(taught.find_by_background(frame, self.background))
 
     def settled(self):
+        """The frames where the tray lies still again, one per settle; a frame ``put_back``
+        comes again first."""
         if self._stream is None:
             self._stream = self._settles()
-        return self._stream
+        return self._continued()
+
+    def _continued(self):
+        while True:
+            if self._put_back:
+                yield self._put_back.pop()
+                continue
+            frame = next(self._stream, None)
+            if frame is None:
+                return
+            yield frame
+
+    def put_back(self, frame) -> None:
+        """The next ``settled()`` starts with ``frame`` again (it was for the next question)."""
+        self._put_back.append(frame)
+
+    def throw_index(self) -> int | None:
+        """The synthetic camera's throw (index in its script) the last frame shows; None for
+        a real camera, which does not know."""
+        truth = getattr(self.camera, "truth", None) if self.synthetic else None
+        return None if truth is None else truth.roll
 
     def _settles(self):
         from vision.settle import SettleGate
@@ -376,17 +399,22 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, conso
                            [f"Put ONE die in the tray with {face} on top.",
                             f"I take {shots} pictures; after each, move or turn the die."]):
             return None
-        crops, n_seen = [], 0
+        crops = []
         for frame in session.settled():
             if console.stopping:
                 return None
+            thrown = session.throw_index()
+            if thrown is not None and thrown >= n * shots:
+                # the synthetic player's script has gone on to the next face (or the mixed
+                # roll): a throw of this face went unseen; that frame is the next question's
+                session.put_back(frame)
+                break
             boxes = session.boxes(frame)
             if not boxes:
                 if session.off_the_mat(frame):
                     console.say("I see something outside the mat's rolling and keep areas; "
                                 "put the die on the mat's rolling area")
                 continue  # else the empty tray lying still
-            n_seen += 1
             if len(boxes) != 1:
                 console.say(f"I see {len(boxes)} dice; leave exactly one die in the tray")
                 continue
@@ -394,7 +422,7 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, conso
             # the camera over the tray: a box's extra height is shadow, not a slanted view
             crops.append(taught.face_crop(frame, x, y, w, h, shift=0.0))
             console.say(f"{face}: picture {len(crops)} of {shots}", picture=True)
-            if len(crops) >= shots or (session.synthetic and n_seen >= shots):
+            if len(crops) >= shots:
                 break
         if console.stopping:  # the box is shutting down (the camera's frames ended for that)
             return None
@@ -528,11 +556,12 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
         console.finish(f"Taught {args.dice}", [f"{right} of {total} pictures read right when left out"],
                        terminal=False)
         return 0
-    verdict = None
+    verdict, read_any = None, False
     for frame in session.settled():
         roll = reader(frame)
         if not roll.dice:
             continue
+        read_any = True
         verdict = console.confirm("Self-check: is this right?", roll.faces,
                                   [d.confidence for d in roll.dice], args.dice)
         if session.synthetic:
@@ -540,6 +569,8 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
             print(f"self-check: {right_dice} of {len(check_roll)} dice read right "
                   f"(rolled {' '.join(sorted(check_roll))})")
         break
+    if not read_any:
+        print("self-check: no roll was read before the camera stopped")
     if verdict is False:
         advice = "teach again with --replace: more pictures, turned and moved, under the light you play in"
         print(f"  {advice}")
