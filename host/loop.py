@@ -21,6 +21,7 @@ and the loop retries with a doubling back-off up to ``retry_max`` seconds.
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 import time
@@ -52,6 +53,7 @@ class Pending:
     reroll_with: str | None = None
     corrections: list[dict] = field(default_factory=list)
     by_hand: bool = False       # the read could not be used: every die is entered with the knob
+    spots: list | None = None   # (x, y, size) of each die in the frame, in die order
 
 
 # -- views: what the screen shows for a state ------------------------------------------------
@@ -119,8 +121,14 @@ def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequen
     The camera reads dice in screen order; the rules number them. A die that still shows
     its old face keeps its number, the re-rolled ones fill the gaps in reading order.
     """
+    order = align_order(before, after)
+    return [after[j] for j in order], [confidences[j] for j in order]
+
+
+def align_order(before: Sequence[str], after: Sequence[str]) -> list[int]:
+    """The order ``align_faces`` puts a new read in: for each die number, its index in ``after``."""
     if not before or len(before) != len(after):
-        return list(after), list(confidences)
+        return list(range(len(after)))
     pool = list(range(len(after)))
     slots: list[int | None] = [None] * len(before)
     for i, face in enumerate(before):
@@ -132,7 +140,28 @@ def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequen
     for i in range(len(slots)):
         if slots[i] is None:
             slots[i] = pool.pop(0)
-    return [after[j] for j in slots], [confidences[j] for j in slots]
+    return slots
+
+
+STILL_THERE = 0.2   # a die whose centre is within this share of its size of where a die lay has not moved
+
+
+def known_where_they_lie(spots: Sequence[tuple[float, float, float]], faces: Sequence[str],
+                         confidences: Sequence[float], known: Sequence[tuple[float, float, float, str]],
+                         threshold: float) -> tuple[list[str], list[float]]:
+    """An unsure die lying exactly where a die of the last stored roll lay (a BELL left
+    standing, the six dice a re-roll did not touch) has not moved, so it shows the face that
+    roll stored (read sure, or checked by the player): it is taken as that, not asked again.
+    ``spots``: (x, y, size) of each die read; ``known``: (x, y, size, face) of the last roll's."""
+    faces, confidences = list(faces), list(confidences)
+    for i, (x, y, size) in enumerate(spots):
+        if confidences[i] >= threshold or size <= 0:
+            continue
+        for kx, ky, ksize, face in known:
+            if ksize > 0 and math.hypot(x - kx, y - ky) <= STILL_THERE * min(size, ksize):
+                faces[i], confidences[i] = face, 1.0
+                break
+    return faces, confidences
 
 
 # -- frames to reads ----------------------------------------------------------------------------
@@ -314,6 +343,7 @@ class TableLoop:
         self.pending: Pending | None = None
         self.reroll_with: str | None = None
         self.same_read: list[str] | None = None
+        self.known_spots: list[tuple[float, float, float, str]] = []  # the last stored roll's dice: x, y, size, face
         # a read that could not be used (wrong number of dice, refused by the rules): push to enter it by hand
         self.unusable_read: tuple[list[str], list[float], bool] | None = None
         self.last_confidences: list[float] = []  # of the last roll submitted, die by die (1.0 = confirmed)
@@ -741,6 +771,7 @@ class TableLoop:
         if not getattr(self.state, "is_over", False):
             self.table.store.mark_closed(self.table.id, closed=False)  # an ended game taken back is open again
         self.reroll_with = self.same_read = None  # both were about the event taken back
+        self.known_spots = []
         self._show(Screen("prompt", title=f"Undone: {undone.get('type')}",
                           lines=(f"{self.game.status(self.state) if self.game.status else ''}",)))
         self._status(WAITING)
@@ -807,19 +838,23 @@ class TableLoop:
                         "Move them into the tray and they are read again, or push the knob to enter the dice.")
             return
         self.unusable_read = None
+        spots = [(float(d.x), float(d.y), float(max(d.w, d.h))) for d in roll.dice]
+        if state.roll_number >= 1:
+            faces, confidences = known_where_they_lie(spots, faces, confidences, self.known_spots, self.confidence)
         if state.roll_number >= 1 and Counter(faces) == Counter(state.faces):
             # Nothing changed: a hand passed, the table was bumped. Not a roll (nor the re-roll awaited).
             self.same_read = faces
             self.show_home()
             return
         self.same_read = None
-        faces, confidences = align_faces(state.faces, faces, confidences)
+        order = align_order(state.faces, faces)
+        faces, confidences, spots = ([seq[j] for j in order] for seq in (faces, confidences, spots))
         flagged = [i for i, c in enumerate(confidences) if c < self.confidence]
         if flagged:
-            self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with)
+            self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with, spots=spots)
             self._ask_next_flag(sound="attention")
             return
-        self._submit_roll(faces, self.reroll_with, confidences)
+        self._submit_roll(faces, self.reroll_with, confidences, spots)
 
     def _enter_by_hand(self) -> None:
         """A read that could not be used (too few or too many dice, or refused): ask for each
@@ -867,7 +902,7 @@ class TableLoop:
         else:
             for correction in pending.corrections:
                 self.table.note(correction)
-        self._submit_roll(pending.faces, pending.reroll_with, pending.confidences)
+        self._submit_roll(pending.faces, pending.reroll_with, pending.confidences, pending.spots)
 
     def _direct_face(self, command: str) -> None:
         """``face:N:NAME`` from a panel: die N is NAME (confirms a flagged die or corrects one)."""
@@ -923,6 +958,8 @@ class TableLoop:
         self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
                          "player": state.current_player})
         self.same_read = None  # it was a read of the uncorrected dice
+        self.known_spots = [(x, y, size, face if i == index else known)
+                            for i, (x, y, size, known) in enumerate(self.known_spots)]
         self._restart_scoring()
         self.show_home()
 
@@ -933,7 +970,7 @@ class TableLoop:
             self.wizard, self.wizard_menu = ScoreWizard(self.state), None
 
     def _submit_roll(self, faces: list[str], reroll_with: str | None,
-                     confidences: Sequence[float] | None = None) -> None:
+                     confidences: Sequence[float] | None = None, spots: Sequence | None = None) -> None:
         player = self.state.current_player
         self.last_confidences = list(confidences) if confidences is not None else [1.0] * len(faces)
         if reroll_with is not None:
@@ -952,6 +989,7 @@ class TableLoop:
         self.reroll_with = None
         self.unusable_read = None
         self._play(event)
+        self.known_spots = [(x, y, size, face) for (x, y, size), face in zip(spots or (), faces)]
         state = self.state
         if state.is_over and getattr(state, "instant_win", False):
             self._show(Screen("prompt", title="SEVEN BELLS!", lines=(f"{player} wins the game at once",),
@@ -964,6 +1002,7 @@ class TableLoop:
     def _play(self, event: dict) -> None:
         self.table.play(event)  # durable first; RuleError leaves everything unchanged
         self.same_read = None   # a read kept for Next was of the dice before this event
+        self.known_spots = []   # where the dice of the last stored roll lay (set again by _submit_roll)
 
     # -- frames and the camera ------------------------------------------------------------------
     def on_frame(self, frame) -> None:

@@ -235,8 +235,8 @@ def test_a_whole_game_at_the_synthetic_table_is_played_without_a_refusal(jbr_rea
     """Five rounds for two players with re-roll characters, at the synthetic table: after each
     turn's first roll the first re-roll on the menu is announced, and the third roll is scored.
     The players throw what the game asks for, so the rules refuse nothing and every announced
-    re-roll is played. A die check is answered with what lies on the table (as a player
-    would); a roll stored without one is what lay there."""
+    re-roll is played. A die check is answered with the die lying there (as a player would);
+    a roll stored without one is what lay there."""
     with synthetic_run(tmp_path, characters={"Ann": "Frosty", "Ben": "Holly Daze"}) as (
             table, loop, camera, play_until):
         announced, unchecked_wrong = 0, []
@@ -259,11 +259,10 @@ def test_a_whole_game_at_the_synthetic_table_is_played_without_a_refusal(jbr_rea
             checked = []
 
             def answer_with_what_lies_there():
-                pending = loop.pending
+                pending = loop.pending                      # the die asked about, as a player sees it
                 die = pending.flagged[0]
-                sure = [face for i, face in enumerate(pending.faces) if i not in pending.flagged]
-                missing = Counter(camera.truth.faces) - Counter(sure)
-                face = pending.faces[die] if missing[pending.faces[die]] else next(missing.elements())
+                x, y, _ = pending.spots[die]
+                face = min(camera.truth.dice, key=lambda d: (d.x - x) ** 2 + (d.y - y) ** 2).face
                 checked.append(die)
                 loop.handle(f"face:{die + 1}:{face}")
 

@@ -779,3 +779,43 @@ def test_resume_skips_open_answers_it_cannot_read_with_a_warning(tmp_path, caplo
             loop, screen = resumed(table, choose_characters=False)
         assert loop.reroll_with is None and loop.wizard is None and screen.screens[-1].kind == "roll"
         assert "cannot be taken up" in caplog.text and table.id in caplog.text
+
+
+def roll_at(faces, places, unsure=()):
+    """A read of ``faces`` lying at ``places`` (x of each die; 10 px dice on one row)."""
+    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, float(x), 10.0, 10.0, 10.0)
+                           for i, (f, x) in enumerate(zip(faces, places))), dice_set="jingle-bell-roll")
+
+
+def test_an_unsure_die_lying_where_a_die_lay_keeps_the_face_stored_for_it(table):
+    """The BELL checked after the first roll stays standing; read unsure again at the same
+    place on the second roll (even as another face), it is not asked about again: it has not
+    moved. An unsure die at a new place still is (before, every unsure standing die was asked
+    about on every roll)."""
+    loop, screen = make_loop(table)
+    first = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
+    loop.on_read(roll_at(first, [0, 20, 40, 60, 80, 100, 120], unsure={6}))
+    assert loop.pending is not None and loop.pending.flagged == [6]
+    loop.handle("next")                                          # yes, a BELL
+    assert table.state.faces[6] == "BELL" and loop.pending is None
+    second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "GIFT"]   # the BELL read as a GIFT, unsure
+    loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 120], unsure={0, 6}))
+    assert loop.pending is not None and [loop.pending.faces[i] for i in loop.pending.flagged] == ["GIFT"]
+    loop.handle("next")
+    assert table.state.roll_number == 2 and sorted(table.state.faces) == sorted(second[:6] + ["BELL"])
+
+
+def test_a_die_taken_back_or_moved_is_asked_about_again(table):
+    """After Undo nothing is known about where dice lie (the roll taken back said it); a die
+    pushed a little has moved, and an unsure read of it is asked about."""
+    loop, screen = make_loop(table)
+    places = [0, 20, 40, 60, 80, 100, 120]
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "GIFT"], places))
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places))
+    loop.handle("undo")                                          # roll 2 taken back: its BELL is not known
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "COOKIE", "GIFT"], places, unsure={6}))
+    assert loop.pending is not None and [loop.pending.faces[i] for i in loop.pending.flagged] == ["GIFT"]
+    loop.handle("next")
+    second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "BELL"]
+    loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 126], unsure={6}))   # that die pushed 6 px
+    assert loop.pending is not None and [loop.pending.faces[i] for i in loop.pending.flagged] == ["BELL"]
