@@ -1,0 +1,218 @@
+"""Benchmark: whole games at the synthetic table, played through the device's table loop.
+
+    python -m host.bench_games                                 # seeds 11-14, both games
+    python -m host.bench_games --seeds 1 4 --games jingle-bell-roll
+
+What `dicewatch run --camera synthetic:SEED` does, in-process and faster than real time: for
+each camera seed the game's dice are taught at that camera (as `dicewatch teach --camera
+synthetic:SEED` does, 8 pictures per face), the tray is calibrated from its empty mat, and
+a game is played through the table loop (settle gate, calibrated tray finder, the taught
+set, the rules, the journal). The rendered players throw what the game asks for (the loop's
+``dice_wanted``: Jingle Bell Roll's BELLS and the dice a re-roll leaves stay standing); a
+scripted player at the buttons answers as a careful player would:
+
+* Jingle Bell Roll (two players, Frosty and Holly Daze): after each turn's first roll it
+  announces the first re-roll on the knob's menu when there is one, and it scores after the
+  third roll, taking the score wizard's usual answers;
+* the fate game (solo, and co-op for two): it opens each menu and takes one of its events
+  (drawn with the seed), or pushes the knob when the game waits for it;
+* both: each die the loop asks to check is answered with what lies on the table.
+
+Printed per game: whether it was played to the end, the turns, the rolls and re-rolls
+stored, the rolls the rules refused, the dice checked, the reads that could not be used
+(not the number of dice the game needs: the players throw again), and the rolls stored
+without a check that differ from what lay on the table (confident misreads). These are
+rendered dice: they show the whole device path holds together over a game, not how real
+dice read (see the README's real-photo figures).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GAMES = ("jingle-bell-roll", "fate-solo", "fate-coop")
+MAX_FRAMES = 40000      # a guard: a game takes 1,000-3,000 frames at 10 per second
+STUCK_FRAMES = 3000     # five minutes of film without an event: the game is stuck
+WAIT_FRAMES = 20        # the game waits for a button this long (2 s) before the player pushes
+
+
+@dataclass
+class GameFigures:
+    game: str
+    seed: int
+    finished: bool = False
+    stuck: str = ""
+    frames: int = 0
+    events: Counter = field(default_factory=Counter)
+    refused: int = 0
+    checked: int = 0
+    unusable: int = 0
+    misread: list = field(default_factory=list)
+    taught: tuple[int, int] = (0, 0)
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        rolls = self.events["roll"] + self.events["fate_roll"]
+        state = "played to the end" if self.finished else f"NOT finished ({self.stuck})"
+        return (f"{self.game:<16} seed {self.seed:<3} {state}; {self.frames} frames; "
+                f"{self.events['score'] + self.events['end_turn']} turns, {rolls} rolls, "
+                f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked}; "
+                f"reads not usable {self.unusable}; rolls stored unchecked and wrong {len(self.misread)}; "
+                f"taught {self.taught[0]}/{self.taught[1]}; {self.seconds:.0f} s")
+
+
+def game_over(state) -> bool:
+    """Jingle Bell Roll's state says ``is_over``; the fate game's is in its phase "over"."""
+    return bool(getattr(state, "is_over", False)) or getattr(state, "phase", None) == "over"
+
+
+def answer_check(loop, on_table) -> None:
+    """The die the loop asks about, answered with what lies on the table, as a player looking
+    at it would: the face of the die lying there (``on_table``: the camera's true dice, with
+    their places). Without places (dice entered by hand), the face the dice not in question
+    leave over."""
+    pending = loop.pending
+    die = pending.flagged[0]
+    if pending.spots is not None and on_table:
+        x, y, _ = pending.spots[die]
+        face = min(on_table, key=lambda d: math.hypot(d.x - x, d.y - y)).face
+    else:
+        sure = [face for i, face in enumerate(pending.faces) if i not in pending.flagged]
+        missing = Counter(d.face for d in on_table) - Counter(sure)
+        face = pending.faces[die] if missing[pending.faces[die]] else next(missing.elements(), pending.faces[die])
+    loop.handle(f"face:{die + 1}:{face}")
+
+
+def turn_knob_to(loop, index: int) -> None:
+    while loop.menu is not None and loop.menu.highlight != index:
+        loop.handle("right" if index > loop.menu.highlight else "left")
+    loop.handle("push")
+
+
+def jingle_bell_roll_player(loop, table, waited: int, rng: random.Random) -> None:
+    """Score after the third roll; announce a re-roll after the first when the menu has one."""
+    state = table.state
+    if loop.wizard is not None:
+        loop.handle("push")
+    elif state.roll_number == 3 and loop.reroll_with is None and loop.menu is None:
+        loop.handle("score")
+    elif (waited == 1 and state.roll_number == 1 and loop.reroll_with is None and loop.menu is None
+          and table.session.events[-1]["type"] == "roll" and state.rerolls_available()):
+        loop.handle("push")
+        values = [item.value for item in loop.menu.items]
+        turn_knob_to(loop, next(i for i, v in enumerate(values) if isinstance(v, tuple) and v[0] == "reroll"))
+
+
+def fate_player(loop, table, waited: int, rng: random.Random) -> None:
+    """Take one of the open menu's events; push when the game has waited for a button."""
+    if loop.menu is not None:
+        events = [i for i, item in enumerate(loop.menu.items) if isinstance(item.value, dict)]
+        turn_knob_to(loop, rng.choice(events) if events else 0)
+    elif loop.dice_wanted() == 0 and waited > WAIT_FRAMES:
+        loop.handle("push")
+
+
+def play(game: str, seed: int, work: Path) -> GameFigures:
+    from host.demo_table import calibrate_synthetic, teach_at_synthetic_camera
+    from host.fate_table import FateLoop
+    from host.loop import FrameWatcher, TableLoop, dice_reader
+    from host.presenters import RecordingPresenter
+    from host.session_store import SessionStore
+    from rules import get_game
+    from vision.sources import SyntheticCamera
+
+    started = time.perf_counter()
+    dice_set = "jingle-bell-roll" if game == "jingle-bell-roll" else "christmas-romance"
+    figures = GameFigures(game, seed)
+    data = work / f"{game}-{seed}"
+    figures.taught = teach_at_synthetic_camera(dice_set, seed, data)
+    calibration, note = calibrate_synthetic(seed)
+    if calibration is None:
+        raise SystemExit(f"synthetic:{seed}: the tray could not be calibrated: {note}")
+    with SessionStore(data / "sessions.db") as store:
+        screen = RecordingPresenter()
+        watcher = FrameWatcher(dice_reader(dice_set, data, calibration), calibration=calibration)
+        if game == "jingle-bell-roll":
+            table = store.create(get_game(game), {"players": ["Ann", "Ben"],
+                                                  "characters": {"Ann": "Frosty", "Ben": "Holly Daze"}})
+            loop, player = TableLoop(table, presenters=[screen], choose_characters=False, watcher=watcher), \
+                jingle_bell_roll_player
+        else:
+            mode = game.split("-")[1]
+            setup = {"mode": mode} if mode == "solo" else {"mode": mode, "players": ["Ann", "Ben"]}
+            table = store.create(get_game("christmas-romance"), setup)
+            loop, player = FateLoop(table, presenters=[screen], watcher=watcher), fate_player
+        camera = SyntheticCamera(seed, dice_set=dice_set, fps=10, lead_in=0.5, hold=1.5,
+                                 dice_count=loop.dice_wanted)
+        loop.open_camera = lambda: camera
+        loop.start()
+        rng = random.Random(seed)
+        waited, events, checked_since = 0, 0, False
+        while not game_over(table.state) and figures.frames < MAX_FRAMES:
+            if loop.pending is not None:
+                answer_check(loop, camera.truth.dice)
+                figures.checked += 1
+                checked_since = True
+            elif loop.showing_notice and screen.screens and screen.screens[-1].kind == "error":
+                figures.unusable += screen.screens[-1].title.startswith("I see")
+                loop.handle("next")   # put it away: the players throw again
+            else:
+                player(loop, table, waited, rng)
+            loop.step()
+            figures.frames += 1
+            if len(table.session.events) != events:
+                events, waited = len(table.session.events), 0
+                event = table.session.events[-1]
+                if (event["type"] in ("roll", "reroll", "fate_roll") and "faces" in event and not checked_since
+                        and Counter(event["faces"]) != Counter(camera.truth.faces)):
+                    figures.misread.append((event["type"], event["faces"], camera.truth.faces))
+                checked_since = False
+            else:
+                waited += 1
+                if waited > STUCK_FRAMES:
+                    figures.stuck = f"stuck at {screen.screens[-1].title!r}"
+                    break
+        figures.finished = game_over(table.state)
+        if not figures.finished and not figures.stuck:
+            figures.stuck = f"{MAX_FRAMES} frames"
+        figures.events = Counter(e["type"] for e in table.session.events)
+        figures.refused = loop.refused
+        camera.close()
+    figures.seconds = time.perf_counter() - started
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m host.bench_games", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13, 14], metavar="SEED",
+                        help="synthetic camera seeds, one game of each kind per seed (default 11-14)")
+    parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES), metavar="GAME",
+                        help=f"which games: {', '.join(GAMES)} (default all)")
+    args = parser.parse_args(argv)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="dicewatch-games-") as work:
+        for game in args.games:
+            for seed in args.seeds:
+                figures = play(game, seed, Path(work))
+                print(figures.line(), flush=True)
+                for kind, stored, on_table in figures.misread:
+                    print(f"    {kind} stored {' '.join(sorted(stored))}; on the table {' '.join(sorted(on_table))}")
+                results.append(figures)
+    finished = sum(f.finished for f in results)
+    rolls = sum(f.events["roll"] + f.events["fate_roll"] + f.events["reroll"] for f in results)
+    print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
+          f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} dice "
+          f"checked, {sum(f.unusable for f in results)} reads not usable, "
+          f"{sum(len(f.misread) for f in results)} stored unchecked and wrong")
+    return 0 if finished == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
