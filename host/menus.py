@@ -242,55 +242,19 @@ class ScoreWizard:
 def _check_card_fits(state, played: Sequence[str], card: str) -> None:
     """RuleError (with the reason on the dice as read) unless ``card`` scores on the dice as
     they are, or after the character's ability and the cards ``played`` before it change or
-    double some of them."""
-    from rules.jingle_bell_roll import Use, parse_uses, score_roll
+    double some of them (the rules' ``card_fits``)."""
+    from rules.jingle_bell_roll import parse_uses, score_roll
     try:
         score_roll(state.faces, parse_uses([card], None), state.rules, state.player.letter_faces)
         return
     except RuleError as exc:
         reason = exc
-    for helpers in _helping_uses(state, played):
-        try:
-            score_roll(state.faces, helpers + [Use(_gift_card(card))], state.rules, state.player.letter_faces)
-            return
-        except RuleError:
-            continue
+    if state.card_fits(card, played):
+        return
     more = state.player.hand - len(played) - 1   # cards still in hand besides this one
     hint = (f"; if another gift card changes the dice so that it fits, choose that card first"
             if more > 0 else "")
     raise RuleError(f"{card} does not fit these dice: {reason}{hint}")
-
-
-def _helping_uses(state, played: Sequence[str]):
-    """Every way to use the character's ability (if not used yet this turn) and any of the cards
-    ``played``, each in both orders of the character's change and the cards' (changes chain)."""
-    import itertools
-    from rules.jingle_bell_roll_cards import CHARACTERS
-    character = None if state.turn.ability_used else CHARACTERS.get(state.player.character or "")
-    mine = [()] + [(use,) for use in (_ways_to_use(character) if character else [])]
-    theirs = [[None] + _ways_to_use(_gift_card(name)) for name in played]
-    for own in mine:
-        for cards in itertools.product(*theirs):
-            others = [use for use in cards if use is not None]
-            yield list(own) + others
-            if own and others:
-                yield others + list(own)
-
-
-def _ways_to_use(ability) -> list:
-    """The uses of ``ability`` when scoring: one per (from, to) pair for a change, none for a re-roll."""
-    from rules.jingle_bell_roll import Use
-    from rules.jingle_bell_roll_cards import change_options
-    if ability.effect == "reroll":
-        return []
-    if ability.effect == "change":
-        return [Use(ability, source, target) for source, target in change_options(ability)]
-    return [Use(ability)]
-
-
-def _gift_card(name: str):
-    from rules.jingle_bell_roll_cards import GIFT_CARDS
-    return GIFT_CARDS[name]
 
 
 def _is_plain(card: str) -> bool:

@@ -45,8 +45,8 @@ What the device loop reads from a :class:`State` (all read-only): ``current_play
 ``round`` / ``day``, ``phase`` ("play", "tie-break", "over"), ``roll_number`` (0..3),
 ``faces``, ``kept_dice``, ``locked_dice`` (the BELLS), ``can_roll``, ``can_score``,
 ``expecting`` (the event types accepted now), ``rerolls_available()``, ``reroll_faces(source)``,
-``best_scoring(cards)`` ("what is this roll worth", with the best ability/card use; its
-``uses`` can go straight into a score event), ``is_over``, ``winners``, ``instant_win``,
+``card_fits(card, played)``, ``best_scoring(cards)`` ("what is this roll worth", with the best
+ability/card use; its ``uses`` can go straight into a score event), ``is_over``, ``winners``, ``instant_win``,
 ``players`` (points, ornament, gift cards, letters) and ``history`` (one record per turn).
 """
 from __future__ import annotations
@@ -276,6 +276,13 @@ class State:
         return best_scoring(self.turn.faces, self.rules, character=character, cards=cards,
                             letter_faces=self.player.letter_faces,
                             letter_stamps=[s for s, left in self.letter_stacks if left > 0])
+
+    def card_fits(self, card: str, played: Sequence[str] = ()) -> bool:
+        """Whether the gift card ``card`` scores on the current dice, alone or after the
+        ability (if unused this turn) and the cards ``played`` before it (``card_can_score``)."""
+        character = None if self.turn.ability_used else self.player.character
+        return card_can_score(self.turn.faces, card, self.rules, character=character, played=played,
+                              letter_faces=self.player.letter_faces)
 
     def stack_left(self, stamps: int) -> int:
         return dict(self.letter_stacks).get(stamps, 0)
@@ -896,6 +903,25 @@ def best_scoring(faces: Sequence[str], rules: Rules = Rules(), *, character: str
                 best = (key, result)
     assert best is not None  # using nothing always scores
     return best[1]
+
+
+def card_can_score(faces: Sequence[str], card: str, rules: Rules = Rules(), *, character: str | None = None,
+                   played: Sequence[str] = (), letter_faces: Sequence[str] = ()) -> bool:
+    """Whether the gift card ``card`` scores on ``faces``: on its own, or after the character's
+    ability (``character``, if it may still be used) and any of the cards ``played`` before it
+    change or double some dice; a change of the character's is tried before and after the
+    cards' (changes chain). What the score wizard checks a card against, before it is taken."""
+    ability = CHARACTERS.get(character or "")
+    own = [()] + [(use,) for use in (_variants(ability) if ability else [])]
+    theirs = [[None] + _variants(GIFT_CARDS[name]) for name in played]
+    last = Use(GIFT_CARDS[card])
+    for mine in own:
+        for cards in itertools.product(*theirs):
+            others = [use for use in cards if use is not None]
+            orders = ([*mine, *others], [*others, *mine]) if mine and others else ([*mine, *others],)
+            if any(_scores(faces, order + [last], rules, letter_faces) for order in orders):
+                return True
+    return False
 
 
 def _scores(faces: Sequence[str], uses: Sequence[Use], rules: Rules, letter_faces: Sequence[str]) -> bool:
