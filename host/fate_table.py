@@ -38,7 +38,7 @@ from typing import Any, Callable
 from host.devices import ATTENTION, MOVING, READ_OK, WAITING
 from host.loop import SETTLING, STILL, Pending, TableLoop, menu_screen
 from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
-from host.presenters import DieView, Screen
+from host.presenters import DieView, Screen, how_many_dice
 from rules.christmas_romance import snowflakes_gone
 from rules.core import RuleError
 
@@ -83,11 +83,6 @@ def progress_lines(state) -> tuple[str, ...]:
         lines.append(f"fate: {state.snowflakes_frozen}/{state.fate_dice_total} snowflakes "
                      f"{snowflakes_gone(state)}")
     return tuple(lines)
-
-
-def how_many_dice(count: int) -> str:
-    """``1 die``, ``3 dice``: a number of dice as the screen says it."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def fate_title(count: int) -> str:

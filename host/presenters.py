@@ -121,6 +121,11 @@ class Status:
     sound: str | None = None
 
 
+def how_many_dice(count: int) -> str:
+    """``1 die``, ``3 dice``: a number of dice as the screens and the terminal say it."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def tell(presenters: Sequence, method: str, *args) -> None:
     """Call ``method`` on every presenter; one that fails is logged and the others still get
     it (an unplugged panel must stop neither the game nor teaching)."""

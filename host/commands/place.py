@@ -36,6 +36,7 @@ from pathlib import Path
 from host import paths
 from host.cli import UsageError
 from host.config import ConfigError, line_of_key, load_toml
+from host.presenters import how_many_dice
 from rules import placement
 from rules.dice import FACE_SETS
 
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     shown = options if args.all else options[:SHOWN]
     print(f"{len(options)} legal placement(s){'' if len(shown) == len(options) else f', the first {len(shown)}'}:")
     for number, option in enumerate(shown, start=1):
-        print(f"  {number:>2}. {len(option)} {'die' if len(option) == 1 else 'dice'}: {describe(option)}")
+        print(f"  {number:>2}. {how_many_dice(len(option))}: {describe(option)}")
     print(f"\nsuggested (fills the most locations, {len(best)}): {describe(best)}")
     print(placement.render(layout, placed, best))
     return 0
