@@ -170,7 +170,7 @@ class FateLoop(TableLoop):
             return 0
         if self.due:
             return self.due
-        if state.phase == "declare" and state.mode != "solo" and self._legal({"type": "declare"}):
+        if self._may_roll_straight_away():
             return DICE_PER_TURN
         return 0
 
@@ -668,12 +668,15 @@ class FateLoop(TableLoop):
             return
         self._submit(faces)
 
+    def _may_roll_straight_away(self) -> bool:
+        """Co-op, before a turn: its dice may be rolled without the choice (nothing deferred)."""
+        state = self.state
+        return state.phase == "declare" and state.mode != "solo" and self._legal({"type": "declare"})
+
     def _rolled_straight_away(self, faces) -> bool:
         """Co-op: a turn's dice rolled with the choice's menu closed start the turn (nothing deferred)."""
         from rules.christmas_romance import DICE_PER_TURN
-        state = self.state
-        return (state.phase == "declare" and state.mode != "solo" and len(faces) == DICE_PER_TURN
-                and self.menu is None and self._legal({"type": "declare"}))
+        return len(faces) == DICE_PER_TURN and self.menu is None and self._may_roll_straight_away()
 
     def _enter_by_hand(self) -> None:
         """A read with the wrong number of dice, entered with the knob: too few, and only the
