@@ -520,7 +520,6 @@ class SyntheticCamera(FrameSource):
                 roll = self._random_roll(wanted)
                 if wanted is not None:
                     _stand(placed, wanted.keep)  # the game says which dice stay; the rest are picked up
-                    previous_keep = ()
             yield from self._throw(k, roll, placed, previous_keep)
             previous_keep = roll.keep
             if roll.hover and self.hands:

@@ -463,13 +463,18 @@ def square_outline(cx: float, cy: float, side: float, angle_deg: float) -> np.nd
                      [cx + c - s, cy + s + c], [cx - c - s, cy - s + c]], np.float64)
 
 
+def _rect_sides(pts: np.ndarray) -> tuple[float, float]:
+    """The sides of the blob's rotated rectangle (0, 0 for fewer than 3 pixels)."""
+    if len(pts) < 3:
+        return 0.0, 0.0
+    (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
+    return rw, rh
+
+
 def _long_side(pts: np.ndarray) -> float:
     """The long side of the blob's rotated rectangle: pale dice touching make a blob of one
     die's area or so, but longer than any one die."""
-    if len(pts) < 3:
-        return 0.0
-    (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
-    return max(rw, rh)
+    return max(_rect_sides(pts))
 
 
 def spans_a_die(pts: np.ndarray, side: float) -> bool:
@@ -477,9 +482,7 @@ def spans_a_die(pts: np.ndarray, side: float) -> bool:
     a pale die on the pale mat, of which only the symbol and part of the outline differ
     from the mat. Its rotated rectangle is about a die across both ways and well filled,
     unlike a crumb (smaller), a hair or a thread (thin, or sparse over a long span)."""
-    if len(pts) < 3:
-        return False
-    (_, _), (rw, rh), _ = cv2.minAreaRect(_hull(pts))
+    rw, rh = _rect_sides(pts)
     lo, hi = SPAN
     return lo * side <= min(rw, rh) and max(rw, rh) <= hi * side and len(pts) >= SPAN_FILL * rw * rh
 
