@@ -16,9 +16,14 @@ GAME = get_game("jingle-bell-roll")
 FIRST = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
 
 
+def roll_at(faces, places, unsure=()):
+    """A read of ``faces`` lying at ``places`` (x of each die; 10 px dice on one row)."""
+    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, float(x), 10.0, 10.0, 10.0)
+                           for i, (f, x) in enumerate(zip(faces, places))), dice_set="jingle-bell-roll")
+
+
 def roll_of(faces, unsure=()):
-    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, 20.0 * i, 10.0, 10.0, 10.0)
-                           for i, f in enumerate(faces)), dice_set="jingle-bell-roll")
+    return roll_at(faces, [20 * i for i in range(len(faces))], unsure)
 
 
 class Clock:
@@ -780,11 +785,6 @@ def test_resume_skips_open_answers_it_cannot_read_with_a_warning(tmp_path, caplo
         assert loop.reroll_with is None and loop.wizard is None and screen.screens[-1].kind == "roll"
         assert "cannot be taken up" in caplog.text and table.id in caplog.text
 
-
-def roll_at(faces, places, unsure=()):
-    """A read of ``faces`` lying at ``places`` (x of each die; 10 px dice on one row)."""
-    return Roll(dice=tuple(Die(f, 0.4 if i in unsure else 0.98, float(x), 10.0, 10.0, 10.0)
-                           for i, (f, x) in enumerate(zip(faces, places))), dice_set="jingle-bell-roll")
 
 
 def test_an_unsure_die_lying_where_a_die_lay_keeps_the_face_stored_for_it(table):
