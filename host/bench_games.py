@@ -1,6 +1,6 @@
 """Benchmark: whole games at the synthetic table, played through the device's table loop.
 
-    python -m host.bench_games                                 # seeds 11-14, both games
+    python -m host.bench_games                                 # seeds 11-14, every kind of game
     python -m host.bench_games --seeds 1 4 --games jingle-bell-roll
 
 What `dicewatch run --camera synthetic:SEED` does, in-process and faster than real time: for

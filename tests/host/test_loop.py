@@ -786,7 +786,6 @@ def test_resume_skips_open_answers_it_cannot_read_with_a_warning(tmp_path, caplo
         assert "cannot be taken up" in caplog.text and table.id in caplog.text
 
 
-
 def test_an_unsure_die_lying_where_a_die_lay_keeps_the_face_stored_for_it(table):
     """The BELL checked after the first roll stays standing; read unsure again at the same
     place on the second roll (even as another face), it is not asked about again: it has not
