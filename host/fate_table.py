@@ -620,15 +620,23 @@ class FateLoop(TableLoop):
         if roll is not None:
             self.on_read(roll)
 
+    def not_reading(self) -> str | None:
+        """Why dice are not read now (a settled read is let go, a typed roll refused), or None."""
+        if self.state.phase == "over":
+            return "the game is over"
+        if self.pending is not None:
+            return f"die {self.pending.flagged[0] + 1} waits for its check (Undo lets that read go)"
+        if self.state.phase == "fate" and self.virtual_fate:
+            return "the box rolls fate itself; dice in the tray are somebody else's"
+        return None
+
     def on_read(self, roll) -> None:
         """A settled read: the dice due now (the player's, the romance card's or fate's)."""
         state = self.state
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
-        if not faces or state.phase == "over" or self.pending is not None:
+        if not faces or self.not_reading() is not None:
             return
-        if state.phase == "fate" and self.virtual_fate:
-            return  # the box rolls fate; dice in the tray are somebody else's
         if self._rolled_straight_away(faces):
             if Counter(faces) == self.last_read:
                 self.same_read = faces  # the last roll's faces: taken only when Next says they were rolled

@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 DICE = 7
 ANSWERS = "answers"   # the journal note of the answers given but not yet events (see TableLoop._keep_answers)
+PLACES = "dice-places"  # the journal note of where the last stored roll's dice lie (see TableLoop._keep_places)
+BOOKKEEPING = (ANSWERS, PLACES)  # the loop's own notes, kept only so that --resume continues exactly there
 STILL, SETTLING, SETTLED = "still", "moving", "settled"
 
 
@@ -361,6 +363,7 @@ class TableLoop:
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
         self._restore_answers()
         self._answers_kept = self._answers()
+        self._restore_places()
 
     # -- shortcuts ---------------------------------------------------------------------------
     @property
@@ -516,6 +519,31 @@ class TableLoop:
         self.reroll_with = reroll_with
         if answers.get("wizard") is not None:
             self.wizard = ScoreWizard(self.state, **answers["wizard"])
+
+    def _keep_places(self) -> None:
+        """Journal where the dice of the roll just stored lie, with their faces, so that after
+        --resume a die still lying there is not asked about again (see known_where_they_lie)."""
+        if any(size > 0 for _, _, size, _ in self.known_spots):
+            self.table.note({"type": PLACES, "dice": [[round(x, 1), round(y, 1), round(size, 1), face]
+                                                      for x, y, size, face in self.known_spots]})
+
+    def _restore_places(self) -> None:
+        """Take up the dice places journalled last, if no event was stored or undone since."""
+        for entry in reversed(self.table.entries):
+            if entry.kind in (EVENT, UNDO):
+                return
+            if entry.kind == NOTE and entry.body.get("type") == PLACES:
+                break
+        else:
+            return
+        try:
+            self.known_spots = [(float(x), float(y), float(size), str(face))
+                                for x, y, size, face in entry.body["dice"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("session %s: the dice places noted in its journal (entry %s) cannot be taken up "
+                        "(%s: %s); expected [[x, y, size, face], ...]; unsure dice are asked about again",
+                        self.table.id, entry.seq, type(exc).__name__, exc)
+            self.known_spots = []
 
     # -- commands ----------------------------------------------------------------------------
     def handle(self, command: str) -> None:
@@ -820,13 +848,23 @@ class TableLoop:
             self.table.close()
 
     # -- reads from the camera -----------------------------------------------------------------
+    def not_reading(self) -> str | None:
+        """Why dice are not read now (a settled read is let go, a typed roll refused), or None."""
+        if self.state.is_over:
+            return "the game is over"
+        if not self.setup_done:
+            return "the characters are being chosen"
+        if self.wizard is not None:
+            return "the turn is being scored (Undo goes back to the dice)"
+        if self.pending is not None:
+            return f"die {self.pending.flagged[0] + 1} waits for its check (Undo lets that read go)"
+        return None
+
     def on_read(self, roll) -> None:
         """A settled read from the camera (a ``vision.roll.Roll``)."""
         state = self.state
-        if state.is_over or not self.setup_done or self.wizard is not None:
-            return  # dice moved while scoring or choosing characters: the screen says what to do
-        if self.pending is not None:
-            return  # "Check die N" waits for its answer (Undo drops that read), as in the fate game
+        if self.not_reading() is not None:
+            return  # dice moved while scoring, choosing or checking a die: the screen says what to do
         if self.menu is not None and self.pending is None:
             self.menu = None  # the knob's menu was open, but the dice were rolled: read them
         faces = [d.face for d in roll.dice]
@@ -934,6 +972,9 @@ class TableLoop:
         unknown = [f for f in faces if f not in self._face_names()]
         if unknown:
             raise RuleError(f"{unknown[0]!r} is not a face of these dice; faces: {', '.join(self._face_names())}")
+        why_not = self.not_reading()
+        if why_not is not None:
+            raise RuleError(f"a typed roll is not taken now: {why_not}")
         self.table.note({"type": "typed-roll", "faces": faces, "player": self.state.current_player})
         self.on_read(Roll(dice=tuple(Die(f, 1.0, 0.0, 0.0, 0.0, 0.0) for f in faces), dice_set=self.game.dice or "",
                           notes=("typed",)))
@@ -962,6 +1003,7 @@ class TableLoop:
         self.same_read = None  # it was a read of the uncorrected dice
         self.known_spots = [(x, y, size, face if i == index else known)
                             for i, (x, y, size, known) in enumerate(self.known_spots)]
+        self._keep_places()
         self._restart_scoring()
         self.show_home()
 
@@ -992,6 +1034,7 @@ class TableLoop:
         self.unusable_read = None
         self._play(event)
         self.known_spots = [(x, y, size, face) for (x, y, size), face in zip(spots or (), faces)]
+        self._keep_places()
         state = self.state
         if state.is_over and getattr(state, "instant_win", False):
             self._show(Screen("prompt", title="SEVEN BELLS!", lines=(f"{player} wins the game at once",),

@@ -4,7 +4,9 @@
          event still standing (undone events left out), as
          rules.core.load_replay reads it back.
   csv    the whole journal, one row per entry, including undos and notes (corrected dice,
-         refused rolls): seq, time, kind, type, player, details (JSON).
+         refused rolls, typed rolls): seq, time, kind, type, player, details (JSON). The
+         table loop's bookkeeping notes (open answers, where the dice lie; kept only so that
+         --resume continues exactly there) are left out unless --bookkeeping is given.
 
 SESSION is a session id as listed by `dicewatch export --list`, or "latest".
 """
@@ -18,8 +20,9 @@ import time
 from pathlib import Path
 
 from host.cli import UsageError
+from host.loop import BOOKKEEPING
 from host.paths import data_dir
-from host.session_store import UNDO, SessionStore, StoreError, effective_events
+from host.session_store import NOTE, UNDO, SessionStore, StoreError, effective_events
 from rules.core import SCHEMA_VERSION
 
 NAME = "export"
@@ -31,6 +34,8 @@ def add_arguments(parser) -> None:
                         help='session id (see --list) or "latest"')
     parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl",
                         help="jsonl: a replay file; csv: the full journal (default: jsonl)")
+    parser.add_argument("--bookkeeping", action="store_true",
+                        help="csv: also the table loop's own notes (open answers, dice places)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     parser.add_argument("--list", action="store_true", help="list the stored sessions and exit")
     parser.add_argument("--sessions", metavar="FILE", type=Path,
@@ -66,11 +71,17 @@ def _player_of(body: dict) -> str:
     return ""
 
 
-def to_csv(entries) -> str:
+def is_bookkeeping(entry) -> bool:
+    return entry.kind == NOTE and entry.body.get("type") in BOOKKEEPING
+
+
+def to_csv(entries, bookkeeping: bool = False) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["seq", "time", "kind", "type", "player", "details"])
     for entry in entries:
+        if is_bookkeeping(entry) and not bookkeeping:
+            continue
         body = entry.body
         if entry.kind == UNDO:
             kind_type = (body.get("undoes") or {}).get("type", "")
@@ -99,6 +110,9 @@ def run(args) -> int:
         return 0
     if not args.session:
         raise UsageError("give a SESSION id (see 'dicewatch export --list') or 'latest'")
+    if args.bookkeeping and args.format != "csv":
+        raise UsageError("--bookkeeping adds the loop's own notes to a csv export; "
+                         "a jsonl replay file holds the events only")
     if not path.exists():
         print(f"dicewatch export: no sessions stored yet ({path} does not exist)", file=sys.stderr)
         return 1
@@ -115,7 +129,7 @@ def run(args) -> int:
     except StoreError as exc:
         print(f"dicewatch export: {exc}", file=sys.stderr)
         return 1
-    text = to_jsonl(header, entries) if args.format == "jsonl" else to_csv(entries)
+    text = to_jsonl(header, entries) if args.format == "jsonl" else to_csv(entries, args.bookkeeping)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

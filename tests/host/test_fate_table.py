@@ -227,6 +227,24 @@ def test_virtual_fate_rolls_from_a_logged_seed_and_replays_exactly(store, tmp_pa
     assert reopened.state == loop.state
 
 
+def test_fate_typed_while_the_box_rolls_fate_is_refused_with_the_reason(store):
+    """Before, the typed roll was let go without a word and its note journalled."""
+    loop, screen = make_loop(store, virtual_fate=True)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    journal = len(loop.table.entries)
+    loop.handle("roll:" + ",".join(["FACE-4"] * 10))
+    assert loop.state.fate_due and len(loop.table.entries) == journal
+    assert screen.screens[-1].title == "Not allowed" and "box rolls fate" in screen.screens[-1].lines[0]
+
+
+def test_fate_typed_in_is_taken_as_fates_roll(store):
+    loop, _ = make_loop(store)
+    solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])
+    loop.handle("roll:" + ",".join(["FACE-4"] * 9 + [SNOW]))
+    assert sorted(loop.state.fate_roll) == sorted(["FACE-4"] * 9 + [SNOW]) and types(loop.table)[-1] == "fate_roll"
+    assert [e.body.get("type") for e in loop.table.entries if e.kind == "note"][-1] == "typed-roll"
+
+
 def test_solo_loss_shows_the_loss_screen_and_the_story(store):
     loop, screen = make_loop(store, {"fate_dice": 1})
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])

@@ -6,9 +6,9 @@ import contextlib
 import pytest
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
-from host.loop import SETTLED, SETTLING, STILL, TableLoop, align_faces
+from host.loop import BOOKKEEPING, SETTLED, SETTLING, STILL, TableLoop, align_faces
 from host.presenters import RecordingPresenter
-from host.session_store import NOTE, SessionStore
+from host.session_store import SessionStore
 from rules import get_game
 from vision.roll import Die, Roll, Throw
 
@@ -49,8 +49,9 @@ def make_loop(table, **kw):
 
 
 def kinds(table):
-    """The journal, without the loop's notes of open answers (kept for --resume, tested on their own)."""
-    return [(e.kind, e.body.get("type")) for e in table.entries if e.body.get("type") != "answers"]
+    """The journal, without the loop's bookkeeping notes (open answers, dice places: kept for
+    --resume, tested on their own)."""
+    return [(e.kind, e.body.get("type")) for e in table.entries if e.body.get("type") not in BOOKKEEPING]
 
 
 def last_event(table):
@@ -332,10 +333,11 @@ def test_the_loop_resumes_a_stored_game(tmp_path):
     with SessionStore(tmp_path / "s.db") as store:
         again = store.open(store.latest(), get_game)
         assert again.state == state
-        assert [e.kind for e in again.entries] == ["event"]
+        assert kinds(again) == [("event", "roll")]
+        journal = len(again.entries)
         loop, screen = make_loop(again)
         assert screen.screens[-1].kind == "roll"
-        assert NOTE not in [e.kind for e in again.entries]
+        assert len(again.entries) == journal   # opening it wrote nothing
 
 
 def test_a_reader_that_crashes_on_one_picture_does_not_end_the_game(table):
@@ -818,3 +820,60 @@ def test_a_die_taken_back_or_moved_is_asked_about_again(table):
     second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "BELL"]
     loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 126], unsure={6}))   # that die pushed 6 px
     assert loop.pending is not None and [loop.pending.faces[i] for i in loop.pending.flagged] == ["BELL"]
+
+
+def test_resume_keeps_where_the_dice_lie(table):
+    """The BELL checked on the first roll stays standing; after --resume an unsure read of it
+    at the same place is still not asked about (before, where dice lay was not journalled)."""
+    loop, _ = make_loop(table)
+    places = [0, 20, 40, 60, 80, 100, 120]
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places, unsure={6}))
+    loop.handle("next")                                          # yes, a BELL
+    loop, _ = resumed(table, choose_characters=False)
+    second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "GIFT"]   # the BELL read as a GIFT, unsure
+    loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 120], unsure={6}))
+    assert loop.pending is None and table.store.open(table.id, get_game).state.roll_number == 2
+    assert sorted(loop.state.faces) == sorted(second[:6] + ["BELL"])
+
+
+def test_resume_after_undo_does_not_take_up_the_places_of_the_roll_taken_back(table):
+    loop, _ = make_loop(table)
+    places = [0, 20, 40, 60, 80, 100, 120]
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places))
+    loop.handle("undo")
+    loop, _ = resumed(table, choose_characters=False)
+    assert loop.known_spots == []
+
+
+def test_resume_skips_dice_places_it_cannot_read_with_a_warning(table, caplog):
+    loop, _ = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    table.note({"type": "dice-places", "dice": [[1.0, 2.0, "big", "BELL"]]})
+    with caplog.at_level("WARNING", logger="host.loop"):
+        loop, screen = resumed(table, choose_characters=False)
+    assert loop.known_spots == [] and screen.screens[-1].kind == "roll"
+    assert "dice places" in caplog.text and table.id in caplog.text
+
+
+def test_a_typed_roll_is_stored_with_a_note_of_what_was_typed(table):
+    loop, _ = make_loop(table)
+    loop.handle("roll:" + ",".join(f.lower() for f in FIRST))
+    assert kinds(table) == [("note", "typed-roll"), ("event", "roll")] and list(table.state.faces) == FIRST
+
+
+def test_a_typed_roll_is_refused_while_the_turn_is_scored_and_nothing_is_noted(table):
+    """Before, the typed roll was let go without a word, but its note was journalled."""
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST))
+    loop.handle("score")
+    before = kinds(table)
+    loop.handle("roll:" + ",".join(FIRST))
+    assert kinds(table) == before
+    assert screen.screens[-1].title == "Not allowed" and "being scored" in screen.screens[-1].lines[0]
+
+
+def test_a_typed_roll_is_refused_while_a_die_waits_for_its_check(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST, unsure={2}))
+    loop.handle("roll:" + ",".join(FIRST))
+    assert kinds(table) == [] and "die 3 waits for its check" in screen.screens[-1].lines[0]

@@ -132,6 +132,25 @@ def test_export_jsonl_is_a_replay_file_and_csv_has_the_whole_journal(store):
     assert rows[3]["type"] == "score"
 
 
+
+def test_export_csv_leaves_out_the_loops_bookkeeping_unless_asked(store, dicewatch_home, capsys):
+    with SessionStore(dicewatch_home / "sessions.db") as home_store:
+        table = home_store.create(GAME, {"players": ["Ann", "Ben"]})
+        table.play(ROLL)
+        table.note({"type": "dice-places", "dice": [[10.0, 20.0, 30.0, "BELL"]]})
+        table.note({"type": "answers", "no_character": [], "characters_done": True, "reroll_with": None,
+                    "wizard": None})
+        table.note({"type": "correction", "die": 3, "read": "GIFT", "face": "LIST", "player": "Ann"})
+    assert cli.main(["export", "latest", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["kind"], r["type"]) for r in rows] == [("event", "roll"), ("note", "correction")]
+    assert cli.main(["export", "latest", "--format", "csv", "--bookkeeping"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["type"] for r in rows] == ["roll", "dice-places", "answers", "correction"]
+    assert cli.main(["export", "latest", "--bookkeeping"]) == 2
+    assert "--bookkeeping" in capsys.readouterr().err
+
+
 def test_export_command(store, dicewatch_home, capsys, tmp_path):
     with SessionStore(dicewatch_home / "sessions.db") as home_store:
         table = home_store.create(GAME, {"players": ["Ann", "Ben"]})
