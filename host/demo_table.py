@@ -18,7 +18,7 @@ from pathlib import Path
 
 from host.eink import EinkScreen, PngPanel
 from host.loop import SETTLED, SETTLING, STILL, TableLoop
-from host.presenters import RecordingPresenter, TerminalPresenter
+from host.presenters import RecordingPresenter, TerminalPresenter, counted, how_many_dice
 
 FACES = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
 CHARACTER_PICKS = {"Ann": "Milkman Dan", "Ben": "Chris Cringle", "Cy": "Tree Larson"}
@@ -347,10 +347,12 @@ class DemoTable(ScriptedPlayers):
                  self.table.game.status(state), ""]
         s = self.stats
         typed = sum(1 for m in s.misreads if not m.die)
-        lines.append(f"{s.rolls} rolls filmed ({s.frames} frames through the settle gate), {s.dice_read} dice scored, "
-                     f"{s.flagged} dice flagged for a check, {len(s.misreads) - typed} dice misread, "
-                     f"{typed} rolls entered with the knob, {s.hands} hands passing, "
-                     f"{s.slips} BELL thrown again by mistake")
+        lines.append(f"{counted(s.rolls, 'roll', 'rolls')} filmed ({s.frames} frames through the settle gate), "
+                     f"{how_many_dice(s.dice_read)} scored, {how_many_dice(s.flagged)} flagged for a check, "
+                     f"{how_many_dice(len(s.misreads) - typed)} misread, "
+                     f"{counted(typed, 'roll', 'rolls')} entered with the knob, "
+                     f"{counted(s.hands, 'hand', 'hands')} passing, "
+                     f"{counted(s.slips, 'BELL', 'BELLS')} thrown again by mistake")
         if s.refused:
             lines.append(f"{s.refused} turns ended early: a roll could not be used even when entered by hand")
         lines.append(self.truth_check())

@@ -24,6 +24,7 @@ from pathlib import Path
 from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedPlayers, SimClock,
                              SyntheticTable, filmed_game, misread_corrections)
 from host.fate_table import DICE_SET, FateLoop, story_pages
+from host.presenters import counted, how_many_dice
 from rules.christmas_romance import snowflakes_gone
 
 MAX_TURNS = 60          # a guard: a solo game against fate ends long before (fate freezes over)
@@ -319,9 +320,10 @@ class FateDemo(ScriptedPlayers):
             lines.append(f"the camera alone: all of fate's dice found in {found} of {len(s.first_reads)} fate rolls, "
                          f"and the snowflakes counted right as well in {right}")
         typed = sum(1 for m in s.misreads if not m.die)
-        lines.append(f"{s.throws} throws filmed, {s.dice_read} dice taken, {s.flagged} dice flagged for a check, "
-                     f"{len(s.misreads) - typed} dice misread, {typed} throws entered with the knob "
-                     f"(wrong number of dice seen), {s.hands} hands passing")
+        lines.append(f"{counted(s.throws, 'throw', 'throws')} filmed, {how_many_dice(s.dice_read)} taken, "
+                     f"{how_many_dice(s.flagged)} flagged for a check, {how_many_dice(len(s.misreads) - typed)} misread, "
+                     f"{counted(typed, 'throw', 'throws')} entered with the knob (wrong number of dice seen), "
+                     f"{counted(s.hands, 'hand', 'hands')} passing")
         for m in s.misreads:
             if m.die:
                 lines.append(f"  MISREAD turn {m.roll} die {m.die}: read {m.read} ({m.confidence:.0%} sure), "

@@ -121,9 +121,14 @@ class Status:
     sound: str | None = None
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """``1 roll entered``, ``2 rolls entered``: a count with the words that go with it."""
+    return f"{count} {one if count == 1 else many}"
+
+
 def how_many_dice(count: int) -> str:
     """``1 die``, ``3 dice``: a number of dice as the screens and the terminal say it."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return counted(count, "die", "dice")
 
 
 def tell(presenters: Sequence, method: str, *args) -> None:
