@@ -53,6 +53,8 @@ class GameFigures:
     events: Counter = field(default_factory=Counter)
     refused: int = 0
     checked: int = 0
+    checked_right: int = 0   # dice checked whose read was already right (the player only confirmed)
+    dice_stored: int = 0     # dice in the rolls, re-rolls and fate rolls stored
     unusable: int = 0
     misread: list = field(default_factory=list)
     taught: tuple[int, int] = (0, 0)
@@ -63,7 +65,8 @@ class GameFigures:
         state = "played to the end" if self.finished else f"NOT finished ({self.stuck})"
         return (f"{self.game:<16} seed {self.seed:<3} {state}; {self.frames} frames; "
                 f"{self.events['score'] + self.events['end_turn']} turns, {rolls} rolls, "
-                f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked}; "
+                f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked} of "
+                f"{self.dice_stored} stored ({self.checked_right} only confirmed); "
                 f"reads not usable {self.unusable}; rolls stored unchecked and wrong {len(self.misread)}; "
                 f"taught {self.taught[0]}/{self.taught[1]}; {self.seconds:.0f} s")
 
@@ -73,11 +76,11 @@ def game_over(state) -> bool:
     return bool(getattr(state, "is_over", False)) or getattr(state, "phase", None) == "over"
 
 
-def answer_check(loop, on_table) -> None:
+def answer_check(loop, on_table) -> bool:
     """The die the loop asks about, answered with what lies on the table, as a player looking
     at it would: the face of the die lying there (``on_table``: the camera's true dice, with
     their places). Without places (dice entered by hand), the face the dice not in question
-    leave over."""
+    leave over. True if the loop's read of that die was already right (a confirmation)."""
     pending = loop.pending
     die = pending.flagged[0]
     if pending.spots is not None and on_table:
@@ -87,7 +90,9 @@ def answer_check(loop, on_table) -> None:
         sure = [face for i, face in enumerate(pending.faces) if i not in pending.flagged]
         missing = Counter(d.face for d in on_table) - Counter(sure)
         face = pending.faces[die] if missing[pending.faces[die]] else next(missing.elements(), pending.faces[die])
+    was_read = pending.faces[die]
     loop.handle(f"face:{die + 1}:{face}")
+    return was_read == face
 
 
 def turn_knob_to(loop, index: int) -> None:
@@ -157,7 +162,7 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
         waited, events, checked_since = 0, 0, False
         while not game_over(table.state) and figures.frames < MAX_FRAMES:
             if loop.pending is not None:
-                answer_check(loop, camera.truth.dice)
+                figures.checked_right += answer_check(loop, camera.truth.dice)
                 figures.checked += 1
                 checked_since = True
             elif loop.showing_notice and screen.screens and screen.screens[-1].kind == "error":
@@ -183,6 +188,8 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
         if not figures.finished and not figures.stuck:
             figures.stuck = f"{MAX_FRAMES} frames"
         figures.events = Counter(e["type"] for e in table.session.events)
+        figures.dice_stored = sum(len(e["faces"]) for e in table.session.events
+                                  if e["type"] in ("roll", "reroll", "fate_roll") and "faces" in e)
         figures.refused = loop.refused
         camera.close()
     figures.seconds = time.perf_counter() - started
@@ -208,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     finished = sum(f.finished for f in results)
     rolls = sum(f.events["roll"] + f.events["fate_roll"] + f.events["reroll"] for f in results)
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
-          f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} dice "
-          f"checked, {sum(f.unusable for f in results)} reads not usable, "
+          f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "
+          f"{sum(f.dice_stored for f in results)} dice stored checked ({sum(f.checked_right for f in results)} "
+          f"of those read right and only confirmed), {sum(f.unusable for f in results)} reads not usable, "
           f"{sum(len(f.misread) for f in results)} stored unchecked and wrong")
     return 0 if finished == len(results) else 1
 
