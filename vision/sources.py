@@ -518,9 +518,16 @@ class SyntheticCamera(FrameSource):
                     yield ("still" if placed else "empty"), k - 1, placed, []
                     wanted = self._wanted()
                 roll = self._random_roll(wanted)
-                if wanted is not None:
-                    _stand(placed, wanted.keep)  # the game says which dice stay; the rest are picked up
-            yield from self._throw(k, roll, placed, previous_keep)
+            hand = self._hand(reach=float(self._rng.uniform(0.7, 0.95)))
+            yield from self._reach_in(k, placed, hand)
+            if self.script is None and wanted is not None:
+                if self._wanted() != wanted:
+                    # The game changed while the hand reached in (a menu opened, a re-roll was
+                    # announced): the player takes the hand back and throws what it asks now.
+                    yield from self._reach_out(k, placed, hand)
+                    continue
+                _stand(placed, wanted.keep)  # the game says which dice stay; the rest are picked up
+            yield from self._throw(k, roll, placed, previous_keep, hand)
             previous_keep = roll.keep
             if roll.hover and self.hands:
                 yield from self._hover(k, placed)
@@ -537,12 +544,23 @@ class SyntheticCamera(FrameSource):
             hand = synth.Hand(hand.entry, target, hand.width, hand.skin, hand.sleeve)
         return hand
 
-    def _throw(self, k: int, roll: ScriptedRoll, placed: list[_Placed], previous_keep: tuple[int, ...]):
+    def _reach_in(self, k: int, placed: list[_Placed], hand: synth.Hand):
+        """The throwing hand reaches in over the dice (no frames without hands)."""
+        steps = self._count(0.35) if self.hands else 0
+        for i in range(steps):
+            yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / steps))]
+
+    def _reach_out(self, k: int, placed: list[_Placed], hand: synth.Hand):
+        """The hand goes back without throwing throw ``k``; the dice lie as they were."""
+        steps = self._count(0.35) if self.hands else 0
+        for i in range(steps):
+            yield "hand", k - 1, placed, [synth.hand_at(hand, 1 - _ease((i + 1) / steps))]
+        for _ in range(self._count(self.hold * 0.5)):
+            yield ("still" if placed else "empty"), k - 1, placed, []
+
+    def _throw(self, k: int, roll: ScriptedRoll, placed: list[_Placed], previous_keep: tuple[int, ...],
+               hand: synth.Hand):
         rng, table = self._rng, self.table
-        hand = self._hand(reach=float(rng.uniform(0.7, 0.95)))
-        reach_in = self._count(0.35) if self.hands else 0
-        for i in range(reach_in):
-            yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / reach_in))]
         # Under the hand: last throw's dice are picked up, the ones to keep set aside.
         thrown = [p for p in placed if not p.kept]
         kept = [] if roll.new_turn else [p for p in placed if p.kept]

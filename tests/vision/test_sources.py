@@ -256,10 +256,40 @@ def test_unscripted_throws_follow_the_dice_count_they_are_told():
     """`dicewatch run` hands the game loop's ``dice_wanted`` to the synthetic camera, so its
     players throw what the game asks for: all 7 of Jingle Bell Roll's dice, 3 for a turn of
     the fate game, 10 for fate."""
-    wanted = iter([7, 3, 10])
-    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: next(wanted),
+    wanted = [7, 3, 10]
+    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: wanted[0],
                              lead_in=0.1, hold=0.3, fps=10)
-    assert [len(dice) for dice in still_dice_per_throw(camera, 3)] == [7, 3, 10]
+    settled = []
+    for _ in camera:                    # the game asks for the next throw once one has settled
+        if camera.truth.phase == "still" and camera.truth.roll == len(settled):
+            settled.append(len(camera.truth.dice))
+            wanted.pop(0)
+            if not wanted:
+                break
+    assert settled == [7, 3, 10]
+
+
+def test_a_throw_the_game_no_longer_wants_is_not_thrown():
+    """The game changes while the hand reaches in (a menu opened; a re-roll announced): the
+    players take the hand back and throw what it asks now. Before, the throw in the air was
+    read as the announced re-roll and refused."""
+    from vision.roll import Throw
+
+    wanted = {"now": Throw(7)}
+    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: wanted["now"],
+                             lead_in=0.1, hold=0.3, fps=10, size=(320, 240))
+    first, = still_dice_per_throw(camera, 1)
+    wanted["now"] = Throw(6, keep=(first[0].face,))           # roll 2 asked for
+    for _ in camera:
+        if camera.truth.phase == "hand" and camera.truth.roll == 1:
+            break                                              # the hand reaches in for it
+    wanted["now"] = Throw(1, keep=tuple(d.face for d in first[1:]))   # a one-die re-roll instead
+    for _ in camera:
+        if camera.truth.phase == "still" and camera.truth.roll == 1:
+            break
+    after = camera.truth.dice
+    moved = [d for d in after if not any((d.face, d.x, d.y) == (f.face, f.x, f.y) for f in first)]
+    assert len(after) == 7 and len(moved) == 1
 
 
 def test_a_throw_leaves_the_dice_it_keeps_standing_where_they_lie():
@@ -269,13 +299,12 @@ def test_a_throw_leaves_the_dice_it_keeps_standing_where_they_lie():
     die stands: no die leaves the table."""
     from vision.roll import Throw
 
-    wanted = []
-    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: wanted.pop(0),
+    wanted = {"now": Throw(7)}
+    camera = SyntheticCamera(5, dice_set="jingle-bell-roll", dice_count=lambda: wanted["now"],
                              lead_in=0.1, hold=0.3, fps=10, size=(320, 240))
-    wanted.append(Throw(7))
     first, = still_dice_per_throw(camera, 1)
     keep = (first[0].face, first[3].face, "SNOWMAN-NOT-A-FACE")
-    wanted.append(Throw(4, keep=keep))
+    wanted["now"] = Throw(4, keep=keep)
     after = [camera.truth.dice]
     for _ in camera:
         if camera.truth.phase == "still" and camera.truth.roll == 1:
