@@ -37,6 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vision.bench.scoring import Tally
+
 GAMES = ("jingle-bell-roll", "fate-solo", "fate-coop")
 MAX_FRAMES = 40000      # a guard: a game takes 1,000-3,000 frames at 10 per second
 STUCK_FRAMES = 3000     # five minutes of film without an event: the game is stuck
@@ -59,6 +61,7 @@ class GameFigures:
     misread: list = field(default_factory=list)
     taught: tuple[int, int] = (0, 0)
     seconds: float = 0.0
+    reads: Tally = field(default_factory=Tally)   # every settled read, against the dice on the table
 
     def line(self) -> str:
         rolls = self.events["roll"] + self.events["fate_roll"]
@@ -93,6 +96,26 @@ def answer_check(loop, on_table) -> bool:
     was_read = pending.faces[die]
     loop.handle(f"face:{die + 1}:{face}")
     return was_read == face
+
+
+def tally_read(tally: Tally, roll, on_table) -> None:
+    """Count one settled read against the dice that lay on the table (as the photo benchmarks
+    count: vision.bench.scoring), so the confidence the device asks below can be judged."""
+    tally.add([{"face": d.face, "x": d.x, "y": d.y, "w": d.w, "h": d.h} for d in on_table],
+              [{"face": d.face, "x": d.x, "y": d.y, "confidence": d.confidence} for d in roll.dice])
+
+
+def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> list[str]:
+    """How many of the dice read each confidence threshold would take without asking, and how
+    many of those were right (the loop asks below its ``confidence``, 0.9 by default)."""
+    lines = [f"settled reads: {tally.images}; dice on the table {tally.labelled}, read right {tally.per_die:.1%}, "
+             f"found {tally.recall:.1%}, finds that were dice {tally.precision:.1%}",
+             "asked below | dice taken unasked | right among them"]
+    for threshold in thresholds:
+        taken, right = tally.confident(threshold)
+        share = taken / len(tally.readings) if tally.readings else 0.0
+        lines.append(f"{threshold:>11.2f} | {taken:>5} ({share:6.1%})     | {right:.2%}")
+    return lines
 
 
 def turn_knob_to(loop, index: int) -> None:
@@ -170,8 +193,11 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
                 loop.handle("next")   # put it away: the players throw again
             else:
                 player(loop, table, waited, rng)
+            reads_before = watcher.reads
             loop.step()
             figures.frames += 1
+            if watcher.reads != reads_before and watcher.last_roll is not None:
+                tally_read(figures.reads, watcher.last_roll, camera.truth.dice)
             if len(table.session.events) != events:
                 events, waited = len(table.session.events), 0
                 event = table.session.events[-1]
@@ -213,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"    {kind} stored {' '.join(sorted(stored))}; on the table {' '.join(sorted(on_table))}")
                 results.append(figures)
     finished = sum(f.finished for f in results)
+    everything = Tally()
+    for f in results:
+        everything += f.reads
+    print()
+    print("\n".join(reliability_lines(everything)))
     rolls = sum(f.events["roll"] + f.events["fate_roll"] + f.events["reroll"] for f in results)
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
           f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "

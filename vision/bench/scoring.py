@@ -67,6 +67,17 @@ class Tally:
         if right_here == len(labels) and len(reads) == len(labels):
             self.images_exact += 1
 
+    def __iadd__(self, other: "Tally") -> "Tally":
+        """Add another tally's counts to this one (a whole run from its parts)."""
+        for name in ("images", "labelled", "predicted", "matched", "right", "images_exact"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for true, row in other.confusion.items():
+            for read, count in row.items():
+                mine = self.confusion.setdefault(true, {})
+                mine[read] = mine.get(read, 0) + count
+        self.readings += other.readings
+        return self
+
     def _count(self, true: str, read: str) -> None:
         row = self.confusion.setdefault(true, {})
         row[read] = row.get(read, 0) + 1
