@@ -39,8 +39,10 @@ any colour) without having been trained on it:
 Speed: about 10 ms of CPU per 1280x720 frame on one thread of the (busy, 2-core) development
 machine, where one 1280x720 Gaussian blur takes 3 ms (``python -m vision.bench tray_finder``).
 Weak spot: pale dice on the pale mat, whose plain faces barely differ from it: such a die
-counts when its thin blob spans a die (``spans_a_die``), and a blob of one die's area but
-longer than a die is split (``_long_side``), yet two touching can still be taken for one.
+counts when its thin blob spans a die (``spans_a_die``), a blob of one die's area but
+longer than a die is split (``_long_side``), and two dice long with each half spanning a die
+it may be two though their squares are poorly covered (``two_pale_dice``); yet three in a row
+or an L can still be taken for fewer, and a fainter die next to another for its side.
 """
 from __future__ import annotations
 
@@ -355,6 +357,7 @@ class TrayFinder:
 
 TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives its box
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
+PAIR_LENGTH = 1.8  # ... unless the blob is this many dice long and both halves span a die (two_pale_dice)
 SILHOUETTE = 1.3  # a die's blob / its top face's square: visible sides, bevel, contact shadow
 HALO = 0.5        # ... plus this once per blob (the outline's rim and shadow touching dice share)
 KMEANS_SEED = 12345  # any fixed number: see split_blob
@@ -487,6 +490,18 @@ def spans_a_die(pts: np.ndarray, side: float) -> bool:
     return lo * side <= min(rw, rh) and max(rw, rh) <= hi * side and len(pts) >= SPAN_FILL * rw * rh
 
 
+def two_pale_dice(parts: list[np.ndarray], pts: np.ndarray, side: float) -> bool:
+    """Whether a blob cut in two (``parts``) is two pale dice touching. Pale dice on the pale
+    mat leave a blob too thin to cover two dice' squares well (``MIN_COVER``), as one pale
+    die's is too thin for its area; its shape still tells: about two dice long
+    (``PAIR_LENGTH``; on the tuning scenes, seeds 500-539, single dice' blobs, sides and
+    shadow included, were at most 1.67 dice long, pale pairs taken for one die 2.05 and more)
+    and each half spanning a die (``spans_a_die``). The squares' score still decides
+    between one die and two."""
+    return (len(parts) == 2 and _long_side(pts) >= PAIR_LENGTH * side
+            and all(spans_a_die(part, side) for part in parts))
+
+
 def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """(centre, rotated square, its side) fitted to one die's pixels; ``side`` forces the size."""
     if len(pts) >= 3:
@@ -539,7 +554,7 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
             one = np.zeros(shape, np.uint8)
             cv2.fillPoly(one, [np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
             each.append(cv2.countNonZero(one & blob) / max(cv2.countNonZero(one), 1))
-        if n > 1 and min(each) < MIN_COVER:
+        if n > 1 and min(each) < MIN_COVER and not two_pale_dice(parts, pts, side):
             continue  # a square mostly off the blob: a shadow or a die's side, not another die
         both = float(cv2.countNonZero(cover & blob))
         union = blob_area + float(cv2.countNonZero(cover)) - both

@@ -268,3 +268,26 @@ def test_two_pale_dice_touching_are_two_dice_though_their_blob_has_one_dies_area
             found = finder_for(seed).find(image)
             split += len(found) == 2 and match([d.box for d in found], dice) == 2
     assert split == 16
+
+
+def test_two_pale_dice_one_above_the_other_are_two_dice_though_their_squares_cover_them_badly():
+    """Two white christmas-romance dice touching one above the other (as in the synthetic:1
+    camera's self-check roll): their blob is mostly symbols and the dice' sides, too thin for
+    each of two dice' squares to be well covered (``MIN_COVER``), but it is two dice long and
+    each half spans a die (``two_pale_dice``). Before, 22 of these 24 pairs were split."""
+    split = 0
+    for seed in range(8):
+        finder = finder_for(seed)
+        table = synth.Table(SIZE, seed, background="mat")
+        x0, y0, x1, y1 = table.mat_region("rolling")
+        rng = np.random.default_rng(seed)
+        for faces in (["FACE-6", "FACE-2"], ["SNOWFLAKE", "FACE-5"], ["FACE-3", "FACE-4"]):
+            yaw = float(rng.uniform(0, 30))
+            step = synth.DIE_MM * 1.01
+            dx, dy = -step * np.sin(np.radians(yaw)), step * np.cos(np.radians(yaw))
+            poses = [synth.DiePose(face=face, x=(x0 + x1) / 2 + i * dx, y=(y0 + y1) / 2 - 20 + i * dy,
+                                   yaw=yaw, style=WHITE) for i, face in enumerate(faces)]
+            image, dice = table.draw(poses, "christmas-romance", rng)
+            found = finder.find(image)
+            split += len(found) == 2 and match([d.box for d in found], dice) == 2
+    assert split == 24, split
