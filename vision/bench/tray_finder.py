@@ -207,7 +207,7 @@ def run_camera(args) -> None:
                   ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, 4)), keep=(0,)),
                   ScriptedRoll(tuple(faces[i] for i in rng.integers(0, 6, 3)))]
         camera = SyntheticCamera(seed, script=script, dice_set=DICE_SET, fps=10, lead_in=0.8)
-        frames, last = [], None
+        frames, last, calibration = [], None, None
         for image, _t in camera:
             truth = camera.truth
             if truth.phase == "empty":
@@ -215,9 +215,10 @@ def run_camera(args) -> None:
                 continue
             if truth.phase == "still" and last != truth.roll:
                 last = truth.roll
-                if not frames or not isinstance(frames, list):
+                if not frames:
                     continue
-                calibration = calibration_of(frames)
+                if calibration is None:  # from this camera's empty tray, once
+                    calibration = calibrate(frames, name="bench")
                 for name, finder in finders(calibration, not args.no_before).items():
                     if name in tallies:
                         boxes = on_the_mat([tuple(b) for b in finder(image)], calibration)
@@ -227,16 +228,6 @@ def run_camera(args) -> None:
           "then 4 kept + 3 dice)")
     for tally in tallies.values():
         print(tally.line())
-
-
-_CALIBRATIONS: dict[int, object] = {}
-
-
-def calibration_of(frames):
-    key = id(frames)
-    if key not in _CALIBRATIONS:
-        _CALIBRATIONS[key] = calibrate(frames, name="bench")
-    return _CALIBRATIONS[key]
 
 
 def run_pips(args) -> None:
