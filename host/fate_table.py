@@ -458,6 +458,9 @@ class FateLoop(TableLoop):
             else:
                 self.show_home()  # the first press after an error only puts it away
             return
+        if command == "score" and self._checking_several():
+            self._confirm_rest_as_read()
+            return
         if command in ("push", "score"):
             if self.menu is not None:
                 self._choose(self.menu)
@@ -706,7 +709,7 @@ class FateLoop(TableLoop):
         die = pending.flagged[0]
         self._show(Screen("prompt", title=menu.title, dice_set=DICE_SET,
                           dice=die_views(pending.faces, self.state.snowflake, pending.confidences, [die]),
-                          lines=(f"is it {menu.chosen.value}? turn the knob to change, push to confirm",)))
+                          lines=self._check_lines()))
 
     def _confirm_face(self, face: str) -> None:
         pending = self.pending

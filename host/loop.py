@@ -587,6 +587,9 @@ class TableLoop:
         if command == "push" and self.showing_notice and self.unusable_read is not None and self.pending is None:
             self._enter_by_hand()
             return
+        if command == "score" and self._checking_several():
+            self._confirm_rest_as_read()
+            return
         if command in ("push", "score"):
             if self.menu is not None:
                 self._choose(self.menu)
@@ -919,8 +922,32 @@ class TableLoop:
         pending, menu = self.pending, self.menu
         die = pending.flagged[0]
         views = dice_views(self.state, pending.faces, pending.confidences, [die])
-        self._show(Screen("prompt", title=menu.title, dice=views,
-                          lines=(f"is it {menu.chosen.value}? turn the knob to change, push to confirm",)))
+        self._show(Screen("prompt", title=menu.title, dice=views, lines=self._check_lines()))
+
+    def _check_lines(self) -> tuple[str, ...]:
+        """What "Check die N" says: the face asked about, and with more dice to check after
+        it, that Score takes this one as shown and the others as read."""
+        lines = (f"is it {self.menu.chosen.value}? turn the knob to change, push to confirm",)
+        if self._checking_several():
+            rest = [str(i + 1) for i in self.pending.flagged[1:]]
+            lines += (f"Score: this one as shown, and {'dice' if len(rest) > 1 else 'die'} "
+                      f"{', '.join(rest)} as read",)
+        return lines
+
+    def _checking_several(self) -> bool:
+        """A camera read waits with more than one die to check (not dice entered by hand)."""
+        pending = self.pending
+        return (pending is not None and self.menu is not None and self.menu.kind == "face"
+                and not pending.by_hand and len(pending.flagged) > 1)
+
+    def _confirm_rest_as_read(self) -> None:
+        """Score on "Check die N": this die as the knob shows it, then every other die still
+        to check as the camera read it (a player who has looked at them all confirms them with
+        one press instead of one each). A die the camera did not see is still asked."""
+        pending = self.pending
+        self._choose(self.menu)
+        while self.pending is pending and pending.flagged and pending.faces[pending.flagged[0]] != UNSEEN:
+            self._confirm_face(pending.faces[pending.flagged[0]])
 
     def _confirm_face(self, face: str) -> None:
         pending = self.pending

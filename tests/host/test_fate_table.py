@@ -245,6 +245,17 @@ def test_fate_typed_in_is_taken_as_fates_roll(store):
     assert [e.body.get("type") for e in loop.table.entries if e.kind == "note"][-1] == "typed-roll"
 
 
+def test_score_on_a_check_takes_the_other_unsure_dice_as_read(store):
+    loop, screen = make_loop(store)
+    choose(loop, is_event("declare", use="none"))
+    loop.on_read(roll_of(["FACE-2", "FACE-4", "FACE-3"], unsure=(0, 2)))
+    assert screen.screens[-1].title == "Check die 1" and "Score: this one as shown, and die 3 as read" \
+        in screen.screens[-1].lines
+    loop.handle("score")
+    assert loop.pending is None and loop.state.phase == "play"
+    assert sorted(loop.table.session.events[-1]["faces"]) == ["FACE-2", "FACE-3", "FACE-4"]
+
+
 def test_solo_loss_shows_the_loss_screen_and_the_story(store):
     loop, screen = make_loop(store, {"fate_dice": 1})
     solo_turn(loop, ["FACE-2", "FACE-2", "FACE-3"])

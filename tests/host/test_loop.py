@@ -90,10 +90,11 @@ def test_a_low_confidence_die_must_be_checked_and_a_correction_is_logged(table):
 
 def test_a_confirmed_die_is_not_a_correction(table):
     loop, _ = make_loop(table)
-    loop.on_read(roll_of(FIRST, unsure={0, 1}))
-    loop.handle("score")  # Score confirms the highlighted (as read) face
-    assert table.state.roll_number == 0 and loop.pending.flagged == [1]
+    loop.on_read(roll_of(FIRST, unsure={0, 1, 2}))
+    loop.handle("push")   # the knob confirms the highlighted (as read) face
+    assert table.state.roll_number == 0 and loop.pending.flagged == [1, 2]
     loop.handle("next")   # Next: as read
+    loop.handle("score")  # Score on the last die: as shown
     assert kinds(table) == [("event", "roll")]
 
 
@@ -877,3 +878,30 @@ def test_a_typed_roll_is_refused_while_a_die_waits_for_its_check(table):
     loop.on_read(roll_of(FIRST, unsure={2}))
     loop.handle("roll:" + ",".join(FIRST))
     assert kinds(table) == [] and "die 3 waits for its check" in screen.screens[-1].lines[0]
+
+
+def test_score_on_a_check_takes_this_die_as_shown_and_the_others_as_read(table):
+    """Three dice unsure: the screen says Score takes the rest as read; the player turns die
+    2 to LIST (a correction, noted) and presses Score: dice 4 and 6 are taken as read, with
+    one press instead of one each."""
+    loop, screen = make_loop(table)
+    read = ["MILK", "GIFT", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
+    loop.on_read(roll_of(read, unsure={1, 3, 5}))
+    assert screen.screens[-1].title == "Check die 2"
+    assert "Score: this one as shown, and dice 4, 6 as read" in screen.screens[-1].lines
+    target = [item.value for item in loop.menu.items].index("COOKIE")
+    for _ in range(abs(target - loop.menu.highlight)):
+        loop.handle("right" if target > loop.menu.highlight else "left")
+    loop.handle("score")
+    assert loop.pending is None and table.state.roll_number == 1
+    assert list(table.state.faces) == ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
+    assert [e.body for e in table.entries if e.body.get("type") == "correction"] == [
+        {"type": "correction", "die": 2, "read": "GIFT", "confidence": 0.4, "face": "COOKIE", "player": "Ann"}]
+
+
+def test_score_on_the_last_die_to_check_confirms_it_as_push_does(table):
+    loop, screen = make_loop(table)
+    loop.on_read(roll_of(FIRST, unsure={2}))
+    assert not any(line.startswith("Score:") for line in screen.screens[-1].lines)
+    loop.handle("score")
+    assert loop.pending is None and list(table.state.faces) == FIRST and loop.wizard is None
