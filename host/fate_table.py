@@ -571,10 +571,6 @@ class FateLoop(TableLoop):
         else:
             self.show_home()
 
-    def _play(self, event: dict) -> None:
-        self.same_read = None  # faces held for Next belong to the state they were read in
-        super()._play(event)
-
     def _play_and_show(self, event: dict) -> None:
         self._play(event)
         state = self.state
