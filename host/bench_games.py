@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.presenters import counted
 from vision.bench.scoring import Tally
 
 GAMES = ("jingle-bell-roll", "fate-solo", "fate-coop")
@@ -248,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
           f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "
           f"{sum(f.dice_stored for f in results)} dice stored checked ({sum(f.checked_right for f in results)} "
-          f"of those read right and only confirmed), {sum(f.unusable for f in results)} reads not usable, "
+          f"of those read right and only confirmed), {counted(sum(f.unusable for f in results), 'read', 'reads')} "
+          f"not usable, "
           f"{sum(len(f.misread) for f in results)} stored unchecked and wrong")
     return 0 if finished == len(results) else 1
 
