@@ -702,9 +702,8 @@ class FateLoop(TableLoop):
 
     def _show_pending(self) -> None:
         pending, menu = self.pending, self.menu
-        die = pending.flagged[0]
-        self._show(Screen("prompt", title=menu.title, dice_set=DICE_SET,
-                          dice=die_views(pending.faces, self.state.snowflake, pending.confidences, [die]),
+        self._show(Screen("prompt", title=menu.title, dice_set=DICE_SET,   # every die still to check marked
+                          dice=die_views(pending.faces, self.state.snowflake, pending.confidences, pending.flagged),
                           lines=self._check_lines()))
 
     def _confirm_face(self, face: str) -> None:

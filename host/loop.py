@@ -920,8 +920,7 @@ class TableLoop:
 
     def _show_pending(self) -> None:
         pending, menu = self.pending, self.menu
-        die = pending.flagged[0]
-        views = dice_views(self.state, pending.faces, pending.confidences, [die])
+        views = dice_views(self.state, pending.faces, pending.confidences, pending.flagged)  # all still to check
         self._show(Screen("prompt", title=menu.title, dice=views, lines=self._check_lines()))
 
     def _check_lines(self) -> tuple[str, ...]:
