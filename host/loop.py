@@ -56,6 +56,7 @@ class Pending:
     corrections: list[dict] = field(default_factory=list)
     by_hand: bool = False       # the read could not be used: every die is entered with the knob
     spots: list | None = None   # (x, y, size) of each die in the frame, in die order
+    read: list[str] | None = None  # the camera's faces, where ``faces`` proposes others (standing_proposed)
 
 
 # -- views: what the screen shows for a state ------------------------------------------------
@@ -145,6 +146,7 @@ def align_order(before: Sequence[str], after: Sequence[str]) -> list[int]:
     return slots
 
 
+STILL_NEAR = 1.0    # a die within this share of its size of where a BELL lay may be that BELL, nudged
 STILL_THERE = 0.08  # a die whose centre is within this share of its size of where a die lay has not moved
 #                     (still dice read within 0.03 of their size frame to frame, 0.07 at most, in whole
 #                     games at the synthetic table; a die thrown again lands that near its old place rarely)
@@ -166,6 +168,31 @@ def known_where_they_lie(spots: Sequence[tuple[float, float, float]], faces: Seq
                 faces[i], confidences[i] = face, 1.0
                 break
     return faces, confidences
+
+
+def standing_proposed(faces: Sequence[str], confidences: Sequence[float], spots: Sequence[tuple[float, float, float]],
+                      known: Sequence[tuple[float, float, float, str]], face: str, need: int,
+                      threshold: float) -> list[str]:
+    """A face the rules keep standing between rolls (Jingle Bell Roll's BELLS: ``need`` of
+    them stand) that a read shows fewer of: an unsure die lying within ``STILL_NEAR`` of its
+    size of where such a die lay (``known``: the last stored roll's dice; a BELL nudged by a
+    throw) is proposed as that face, so "Check die N" asks "is it BELL?" instead of offering
+    a read the rules would refuse. It is still asked. A die further away is not: a BELL
+    thrown again by mistake lands elsewhere, and proposing BELL there would invite the
+    player to confirm a BELL that is not on the table."""
+    faces = list(faces)
+    missing = need - faces.count(face)
+    places = [(x, y, size) for x, y, size, f in known if f == face and size > 0]
+    near = []
+    for i, c in enumerate(confidences):
+        if c < threshold and faces[i] != face and i < len(spots) and spots[i][2] > 0:
+            x, y, size = spots[i]
+            gap = min((math.hypot(x - px, y - py) / min(size, psize) for px, py, psize in places), default=math.inf)
+            if gap <= STILL_NEAR:
+                near.append((gap, c, i))
+    for _, _, i in sorted(near)[:max(missing, 0)]:
+        faces[i] = face
+    return faces
 
 
 # -- frames to reads ----------------------------------------------------------------------------
@@ -892,9 +919,15 @@ class TableLoop:
         self.same_read = None
         order = align_order(state.faces, faces)
         faces, confidences, spots = ([seq[j] for j in order] for seq in (faces, confidences, spots))
+        read = faces
+        if state.roll_number >= 1 and self.reroll_with is None:
+            # a roll leaves the BELLS standing: a BELL missing from the read is most likely an unsure die
+            faces = standing_proposed(faces, confidences, spots, self.known_spots, "BELL",
+                                      len(state.locked_dice), self.confidence)
         flagged = [i for i, c in enumerate(confidences) if c < self.confidence]
         if flagged:
-            self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with, spots=spots)
+            self.pending = Pending(faces, confidences, flagged, reroll_with=self.reroll_with, spots=spots,
+                                   read=read if read != faces else None)
             self._ask_next_flag(sound="attention")
             return
         self._submit_roll(faces, self.reroll_with, confidences, spots)
@@ -952,8 +985,9 @@ class TableLoop:
         pending = self.pending
         assert pending is not None
         die = pending.flagged.pop(0)
-        if face != pending.faces[die]:
-            pending.corrections.append({"type": "correction", "die": die + 1, "read": pending.faces[die],
+        camera = (pending.read or pending.faces)[die]
+        if face != camera:
+            pending.corrections.append({"type": "correction", "die": die + 1, "read": camera,
                                         "confidence": round(pending.confidences[die], 3), "face": face,
                                         "player": self.state.current_player})
         pending.faces[die] = face

@@ -906,3 +906,36 @@ def test_score_on_the_last_die_to_check_confirms_it_as_push_does(table):
     assert not any(line.startswith("Score:") for line in screen.screens[-1].lines)
     loop.handle("score")
     assert loop.pending is None and list(table.state.faces) == FIRST and loop.wizard is None
+
+
+def test_a_standing_bell_read_unsure_as_another_face_is_proposed_as_a_bell(table):
+    """The BELL of roll 1 was nudged (so it is no longer where it lay) and read unsure as a
+    GIFT; another die is unsure too. The check proposes BELL for the die nearest where the
+    BELL lay, not the GIFT the rules would refuse; confirming it notes the camera's misread.
+    Before, Next took the GIFT and the roll was refused."""
+    loop, screen = make_loop(table)
+    places = [0, 20, 40, 60, 80, 100, 120]
+    loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places))
+    second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "GIFT"]   # die 7: the BELL, read GIFT
+    loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 126], unsure={0, 6}))
+    asked = [loop.pending.faces[i] for i in loop.pending.flagged]
+    assert sorted(asked) == ["BELL", "GIFT"]
+    loop.handle("next")
+    loop.handle("next")
+    assert table.state.roll_number == 2 and sorted(table.state.faces) == sorted(second[:6] + ["BELL"])
+    notes = [e.body for e in table.entries if e.body.get("type") == "correction"]
+    assert [(n["read"], n["face"]) for n in notes] == [("GIFT", "BELL")]
+
+
+def test_standing_proposed_takes_the_unsure_die_nearest_where_the_bell_lay():
+    from host.loop import standing_proposed
+    known = [(0.0, 0.0, 10.0, "BELL"), (50.0, 0.0, 10.0, "BELL"), (100.0, 0.0, 10.0, "MILK")]
+    faces = ["BELL", "GIFT", "LIST", "MILK"]
+    spots = [(0, 0, 10), (90, 0, 10), (52, 3, 10), (100, 0, 10)]
+    got = standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], spots, known, "BELL", 2, 0.9)
+    assert got == ["BELL", "GIFT", "BELL", "MILK"]       # die 3 lies where the second BELL lay
+    far = [(0, 0, 10), (90, 0, 10), (70, 30, 10), (100, 0, 10)]   # 36 px away: a BELL thrown again
+    assert standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], far, known, "BELL", 2, 0.9) == faces
+    assert standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], spots, [], "BELL", 2, 0.9) == faces   # nothing known
+    assert standing_proposed(faces, [0.99, 0.95, 0.95, 0.99], spots, known, "BELL", 2, 0.9) == faces  # none unsure
+    assert standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], spots, known, "BELL", 1, 0.9) == faces    # none missing
