@@ -36,7 +36,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from host.devices import ATTENTION, MOVING, READ_OK, WAITING
-from host.loop import SETTLING, STILL, Pending, TableLoop, menu_screen
+from host.loop import SETTLING, STILL, Pending, TableLoop, crowded_out, menu_screen
 from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
 from host.presenters import DieView, Screen, how_many_dice
 from rules.christmas_romance import snowflakes_gone
@@ -632,6 +632,8 @@ class FateLoop(TableLoop):
     def on_read(self, roll) -> None:
         """A settled read: the dice due now (the player's, the romance card's or fate's)."""
         state = self.state
+        if self.due:
+            roll = crowded_out(roll, self.due)
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
         if not faces or self.not_reading() is not None:

@@ -195,6 +195,32 @@ def standing_proposed(faces: Sequence[str], confidences: Sequence[float], spots:
     return faces
 
 
+CROWDED = 0.5  # of a die: seen straight down, two dice's centres lie at least about a die apart
+
+
+def crowded_out(roll, count: int):
+    """A read of more dice than the game has (``count``): when the extra finds each lie on a
+    surer find's place (closer than ``CROWDED`` of a die: the tray finder cutting a clump of
+    three touching dice into four) and leaving them out gives exactly ``count`` dice, they are
+    left out; otherwise the read is returned unchanged and the player is asked. Only then:
+    the count the game needs tells a find on another die's place from two dice lying close
+    (rendered dice touching were found that close too, both real)."""
+    dice = list(roll.dice)
+    if len(dice) <= count:
+        return roll
+    kept = []
+    for die in sorted(dice, key=lambda d: -d.confidence):
+        size = max(die.w, die.h)
+        if all(math.hypot(die.x - k.x, die.y - k.y) >= CROWDED * min(size, max(k.w, k.h)) for k in kept):
+            kept.append(die)
+    if len(kept) != count:
+        return roll
+    from dataclasses import replace
+    chosen = {id(d) for d in kept}
+    return replace(roll, dice=tuple(d for d in dice if id(d) in chosen),
+                   notes=tuple(roll.notes) + (f"{len(dice) - count} find(s) on another die's place left out",))
+
+
 # -- frames to reads ----------------------------------------------------------------------------
 
 def dice_reader(dice_set: str, data, calibration=None):
@@ -897,6 +923,7 @@ class TableLoop:
             return  # dice moved while scoring, choosing or checking a die: the screen says what to do
         if self.menu is not None and self.pending is None:
             self.menu = None  # the knob's menu was open, but the dice were rolled: read them
+        roll = crowded_out(roll, DICE)
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
         if not faces:

@@ -939,3 +939,35 @@ def test_standing_proposed_takes_the_unsure_die_nearest_where_the_bell_lay():
     assert standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], spots, [], "BELL", 2, 0.9) == faces   # nothing known
     assert standing_proposed(faces, [0.99, 0.95, 0.95, 0.99], spots, known, "BELL", 2, 0.9) == faces  # none unsure
     assert standing_proposed(faces, [0.99, 0.5, 0.6, 0.99], spots, known, "BELL", 1, 0.9) == faces    # none missing
+
+
+def clump_of_eight():
+    """The demo's read: three dice touching in the keep area cut into four, the fourth box
+    between them (read STOCKING 0.28) lying on the MILK's place."""
+    faces = ["BELL", "BELL", "BELL", "MILK", "STOCKING", "COOKIE", "GIFT", "BELL"]
+    sure = [0.94, 0.94, 0.97, 0.84, 0.28, 0.95, 0.98, 0.98]
+    places = [(457, 132), (441, 186), (475, 219), (431, 229), (443, 217), (458, 292), (151, 325), (289, 306)]
+    return Roll(dice=tuple(Die(f, c, x, y, 37.0, 37.0) for f, c, (x, y) in zip(faces, sure, places)),
+                dice_set="jingle-bell-roll")
+
+
+def test_a_find_on_another_dies_place_is_left_out_when_that_makes_the_seven_dice():
+    from host.loop import crowded_out
+    roll = crowded_out(clump_of_eight(), 7)
+    assert sorted(roll.faces) == sorted(["BELL", "BELL", "BELL", "MILK", "COOKIE", "GIFT", "BELL"])
+    assert "on another die's place" in roll.notes[-1]
+    seven = Roll(dice=clump_of_eight().dice[:4] + clump_of_eight().dice[5:], dice_set="jingle-bell-roll")
+    close_pair = Roll(dice=seven.dice[:6] + (Die("LIST", 0.4, 440, 240, 37.0, 37.0),), dice_set="jingle-bell-roll")
+    assert crowded_out(close_pair, 7) is close_pair      # the count is right: two close finds are both asked
+    spread = roll_of(FIRST + ["GIFT"])
+    assert crowded_out(spread, 7) is spread              # eight dice apart: which is not a die is asked
+
+
+def test_the_loop_reads_a_clump_cut_into_four_as_the_seven_dice(table):
+    """Before, "I see 8 dice", and the player entered all seven with the knob."""
+    loop, screen = make_loop(table)
+    loop.on_read(clump_of_eight())
+    assert screen.screens[-1].title == "Check die 4"     # the unsure MILK, as with any read
+    loop.handle("next")
+    assert table.state.roll_number == 1 and sorted(table.state.faces) == sorted(
+        ["BELL", "BELL", "BELL", "MILK", "COOKIE", "GIFT", "BELL"])
