@@ -279,6 +279,65 @@ def test_teach_at_the_synthetic_camera(dicewatch_home, capsys):
     assert all(len(stored.examples[f]) == 5 for f in stored.faces)
 
 
+def test_add_pictures_to_a_taught_set_from_a_folder(tmp_path, dicewatch_home, capsys):
+    """--add keeps the set's pictures and teaches it again with the new ones (a face folder
+    for only some faces is enough)."""
+    assert teach("--dice", "sky", "--from", write_face_folder(tmp_path / "first")) == 0
+    more = tmp_path / "more"
+    write_face_folder(more, faces=("MOON",), count=3)
+    capsys.readouterr()
+    assert teach("--dice", "sky", "--add", "--from", more) == 0
+    assert "taught sky from its pictures and those in" in capsys.readouterr().out
+    stored = dicesets.load_set("sky", dicewatch_home)
+    assert set(stored.faces) == set(FACES) and [len(stored.examples[f]) for f in FACES] == [5, 8, 5]
+
+
+@pytest.mark.parametrize("first, extra, message", [
+    (None, (), "'sky' is not a taught die set; teach your dice first"),
+    ("jingle-bell-roll", (), "holds the built-in rendered stand-ins"),
+    ("sky", ("COMET",), "COMET is not a face of sky (MOON, STAR, SUN)"),
+])
+def test_add_says_what_it_cannot_add_to(tmp_path, dicewatch_home, capsys, first, extra, message):
+    name = first or "sky"
+    if first == "sky":
+        assert teach("--dice", "sky", "--from", write_face_folder(tmp_path / "first")) == 0
+    more = tmp_path / "more"
+    write_face_folder(more, faces=("MOON",), count=3)
+    for face in extra:
+        (more / face).mkdir()
+        cv2.imwrite(str(more / face / "0.png"), cv2.imread(str(next((more / "MOON").iterdir()))))
+    capsys.readouterr()
+    assert teach("--dice", name, "--add", "--from", more) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_add_and_replace_are_one_or_the_other(tmp_path, capsys):
+    assert teach("--dice", "sky", "--add", "--replace", "--from", tmp_path) == 2
+    assert "--add keeps the set's pictures and --replace drops them" in capsys.readouterr().err
+
+
+def test_add_pictures_of_some_faces_at_the_synthetic_camera(dicewatch_home, capsys):
+    assert teach("--dice", "sweets", "--camera", "synthetic:2", "--faces", "MILK,COOKIE,BELL", "--shots", "5") == 0
+    capsys.readouterr()
+    assert teach("--dice", "sweets", "--camera", "synthetic:2", "--add", "--faces", "GIFT") == 2
+    assert "with --add, name faces of sweets (MILK, COOKIE, BELL)" in capsys.readouterr().err
+    assert teach("--dice", "sweets", "--camera", "synthetic:2", "--add", "--faces", "COOKIE", "--shots", "5") == 0
+    out = capsys.readouterr().out
+    assert "Face 1 of 1: COOKIE" in out and "Self-check: roll all the dice" in out
+    stored = dicesets.load_set("sweets", dicewatch_home)
+    assert [len(stored.examples[f]) for f in stored.faces] == [5, 10, 5]
+
+
+def test_the_self_check_names_the_faces_it_misread_and_how_to_add_pictures(capsys):
+    """The faces whose pictures the left-out check misread, from the model's own record."""
+    import types
+    from host.commands.teach import look_alike
+    model = types.SimpleNamespace(faces=("SUN", "MOON"), labels=np.array([0, 0, 0, 1, 1, 1]),
+                                  loo_right=np.array([True, False, True, True, True, True]),
+                                  example_owners=lambda: np.array([0, 1, 2, 3, 4, 5]))
+    assert look_alike(model) == [("SUN", 1, 3)]
+
+
 def test_read_a_taught_set(tmp_path, capsys):
     """`dicewatch read --dice NAME` reads a taught set: same JSON, faces named as taught."""
     import json

@@ -58,6 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"at least {MIN_PHOTOS})")
     parser.add_argument("--replace", action="store_true",
                         help="replace a die set of that name (taught or built-in)")
+    parser.add_argument("--add", action="store_true",
+                        help="add pictures to a taught set, keeping the ones it has, and teach it again "
+                             "(at the camera: of the faces in --faces, default every face)")
     box = parser.add_argument_group("the box's screen and buttons (camera only)")
     box.add_argument("--config", metavar="FILE",
                      help="config file whose [device] display, gpio and panel are used (default: "
@@ -81,7 +84,17 @@ def run(args: argparse.Namespace) -> int:
     if args.dice == dicesets.PIPS:
         raise UsageError(f"--dice {dicesets.PIPS}: that name is the built-in pip reader and "
                          f"needs no teaching; choose another name for your dice")
-    if not args.replace and dicesets.exists(args.dice, data):
+    if args.add and args.replace:
+        raise UsageError("--add keeps the set's pictures and --replace drops them: give one of them")
+    kept = None
+    if args.add:
+        try:
+            kept = taught_examples(args.dice, data)
+        except TeachInputError as exc:
+            for line in exc.problems:
+                print(f"dicewatch teach: {line}", file=sys.stderr)
+            return 1
+    elif not args.replace and dicesets.exists(args.dice, data):
         kind = "built-in" if args.dice in dicesets.FACE_SETS else "taught"
         print(f"dicewatch teach: a {kind} die set named {args.dice!r} already exists; "
               f"add --replace to teach it again, or choose another name "
@@ -95,18 +108,20 @@ def run(args: argparse.Namespace) -> int:
         if box_flags:
             raise UsageError(f"{', '.join(box_flags)}: for teaching at the camera (--camera) only")
         try:
-            examples = examples_from_folder(args.folder)
+            examples = examples_from_folder(args.folder, adding=kept is not None)
+            if kept is not None:
+                examples = with_added(args.dice, kept, examples)
         except TeachInputError as exc:
             for line in exc.problems:
                 print(f"dicewatch teach: {line}", file=sys.stderr)
             return 1
-        where = str(args.folder)
+        where = str(args.folder) if kept is None else f"its pictures and those in {args.folder}"
     else:
         if args.shots < MIN_PHOTOS:
             raise UsageError(f"--shots {args.shots}: at least {MIN_PHOTOS} pictures per face are needed")
-        faces = face_list(args)
-        return teach_at_camera(args, faces, data)
-    return 0 if store(args.dice, examples, data, args.replace, where) is not None else 1
+        faces = face_list(args) if kept is None else faces_to_add(args, list(kept))
+        return teach_at_camera(args, faces, data, kept)
+    return 0 if store(args.dice, examples, data, args.replace or kept is not None, where) is not None else 1
 
 
 class TeachInputError(ValueError):
@@ -135,10 +150,65 @@ def face_list(args: argparse.Namespace) -> list[str]:
                      f"(only the built-in sets have known faces)")
 
 
+# --------------------------------------------------------------------------- adding pictures
+
+def taught_examples(name: str, data) -> dict[str, list]:
+    """The pictures of the taught set ``name``, to add to (``--add``)."""
+    from vision import dicesets
+    if not dicesets.exists(name, data) or dicesets.load_set(name, data).origin != "taught":
+        what = ("holds the built-in rendered stand-ins, not pictures of your dice"
+                if name in dicesets.FACE_SETS else "is not a taught die set")
+        raise TeachInputError([f"--add: {name!r} {what}; teach your dice first (without --add"
+                               f"{', with --replace' if name in dicesets.FACE_SETS else ''}), "
+                               f"then add pictures to them"])
+    return dicesets.example_crops(dicesets.load_set(name, data))
+
+
+def with_added(name: str, kept: dict[str, list], added: dict[str, list]) -> dict[str, list]:
+    """The set's pictures with ``added`` ones, face by face, in the set's face order."""
+    strange = [face for face in added if face not in kept]
+    if strange:
+        raise TeachInputError([f"--add: {', '.join(strange)} {'is not a face' if len(strange) == 1 else 'are not faces'}"
+                               f" of {name} ({', '.join(kept)}); name the folders after its faces, "
+                               f"or teach a new set with --replace"])
+    return {face: list(kept[face]) + list(added.get(face, [])) for face in kept}
+
+
+def faces_to_add(args: argparse.Namespace, faces: list[str]) -> list[str]:
+    """``--add`` at the camera: the faces named in --faces (each one of the set's), else all."""
+    if not args.faces:
+        return faces
+    wanted = [f.strip() for f in args.faces.split(",") if f.strip()]
+    strange = [face for face in wanted if face not in faces]
+    if strange or not wanted:
+        raise UsageError(f"--faces {args.faces}: with --add, name faces of {args.dice} ({', '.join(faces)})")
+    return list(dict.fromkeys(wanted))
+
+
+def look_alike(model) -> list[tuple[str, int, int]]:
+    """(face, its pictures misread when left out, its pictures): the faces the self-check
+    confused, the ones worth more pictures."""
+    import numpy as np
+    owners = model.example_owners()
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    example_face = model.labels[starts]
+    if len(example_face) != len(model.loo_right):
+        return []
+    out = []
+    for index, face in enumerate(model.faces):
+        mine = example_face == index
+        missed = int((~model.loo_right[mine]).sum())
+        if missed:
+            out.append((face, missed, int(mine.sum())))
+    return out
+
+
 # --------------------------------------------------------------------------- from a folder
 
-def examples_from_folder(folder: Path) -> dict[str, list]:
-    """Example crops per face from DIR/<FACE>/ photos; TeachInputError lists every problem."""
+def examples_from_folder(folder: Path, adding: bool = False) -> dict[str, list]:
+    """Example crops per face from DIR/<FACE>/ photos; TeachInputError lists every problem.
+    ``adding`` (--add): any number of photos of any of the set's faces will do; the set
+    they join has the rest."""
     from vision import dicesets
     if not folder.exists():
         raise TeachInputError([f"--from {folder}: no such folder"])
@@ -173,11 +243,11 @@ def examples_from_folder(folder: Path) -> dict[str, list]:
                 crops.append(die_crop_from_photo(photo, finder))
             except ValueError as exc:
                 problems.append(str(exc))
-        if len(photos) < MIN_PHOTOS:
+        if len(photos) < (1 if adding else MIN_PHOTOS):
             problems.append(f"{face_dir}: {len(photos)} photo(s) of {face_dir.name}; at least "
                             f"{MIN_PHOTOS} needed (8 or more read best)")
         examples[face_dir.name] = crops
-    if len(face_dirs) == 1 and not problems:
+    if len(face_dirs) == 1 and not problems and not adding:
         problems.append(f"--from {folder}: only one face folder ({face_dirs[0].name}); "
                         f"a die set needs at least 2 faces")
     if problems:
@@ -262,8 +332,16 @@ def store(name: str, examples: dict, data, replace: bool, where: str):
     print(f"taught {name} from {where}: {len(stored.faces)} faces ({counts})")
     print(f"self-check: {right} of {total} examples read right when left out of the teaching")
     if right < total:
-        print("  some faces look alike in these photos: add more (turned, moved, in your light) "
-              "and teach again with --replace")
+        confused = look_alike(model)
+        if confused:
+            which = ", ".join(f"{face} ({missed} of {count})" for face, missed, count in confused)
+            names = ",".join(face for face, _, _ in confused)
+            print(f"  misread when left out: {which}: those faces look alike in these pictures. More "
+                  f"of them (turned, moved, in the light you play in) can be added, keeping these: "
+                  f"dicewatch teach --dice {name} --add --faces {names} --camera ... (or --from DIR)")
+        else:
+            print("  some faces look alike in these photos: add more (turned, moved, in your light) "
+                  f"with --add")
     print(f"stored in {stored.folder}; read with: dicewatch read --dice {name} PHOTO")
     return model
 
@@ -466,24 +544,28 @@ def teach_console(args: argparse.Namespace, synthetic: bool):
     return console, devices
 
 
-def synthetic_script(spec, faces: list[str], shots: int) -> tuple[list[str], list | None]:
+def synthetic_script(spec, faces: list[str], shots: int,
+                     every_face: list[str] | None = None) -> tuple[list[str], list | None]:
     """For the synthetic camera, what a player would do: each face ``shots`` times, then a
-    mixed roll (its faces, for the self-check, and the camera's script); else ([], None)."""
+    mixed roll of ``every_face`` (default ``faces``: its faces, for the self-check, and the
+    camera's script); else ([], None)."""
     import numpy as np
     if spec.kind != "synthetic":
         return [], None
-    check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(faces))
+    check_roll = list(np.random.default_rng(int(spec.target or 0)).permutation(every_face or faces))
     return check_roll, [(face,) for face in faces for _ in range(shots)] + [tuple(check_roll)]
 
 
-def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
+def teach_at_camera(args: argparse.Namespace, faces: list[str], data, kept: dict | None = None) -> int:
+    """Teach at the camera: pictures of ``faces``, added to ``kept`` (``--add``) if given."""
     from vision import sources
     try:
         spec = sources.parse_spec(args.camera)
     except sources.CameraSpecError as exc:
         raise UsageError(str(exc)) from None
-    render_set = _synthetic_set(args.dice, faces) if spec.kind == "synthetic" else None
-    check_roll, script = synthetic_script(spec, faces, args.shots)
+    every_face = list(kept) if kept else faces
+    render_set = _synthetic_set(args.dice, every_face) if spec.kind == "synthetic" else None
+    check_roll, script = synthetic_script(spec, faces, args.shots, every_face)
     from host.commands.run import RunFailed
     try:
         console, devices = teach_console(args, spec.kind == "synthetic")
@@ -504,7 +586,7 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data) -> int:
                       "menu (Teach the dice), or 'sudo systemctl stop dicewatch' first", file=sys.stderr)
             return 1
         try:
-            return teach_with(session, console, args, faces, data, check_roll)
+            return teach_with(session, console, args, faces, data, check_roll, kept)
         except sources.SourceError as exc:
             console.finish("Camera lost", [str(exc)], terminal=False)
             print(f"dicewatch teach: {exc}", file=sys.stderr)
@@ -527,9 +609,10 @@ def _interrupt(signum, frame) -> None:
 
 
 def teach_with(session: CameraSession, console, args: argparse.Namespace, faces: list[str], data,
-               check_roll: list[str]) -> int:
+               check_roll: list[str], kept: dict | None = None) -> int:
     """Teaching at the camera, once the camera and the console are open: the empty tray, each
-    face's pictures, storing the set, and the self-check roll."""
+    face's pictures (added to ``kept``, the set's, with --add), storing the set, and the
+    self-check roll."""
     from vision import taught
     if not console.ask("Clear the tray", ["No dice, no hands: the empty tray is the background."]):
         console.finish("Stopped", ["nothing was taught"])
@@ -544,7 +627,10 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
     if examples is None:
         console.finish("Stopped", ["nothing was taught"])
         return 1
-    model = store(args.dice, examples, data, args.replace, f"camera {args.camera}")
+    where = f"camera {args.camera}"
+    if kept:
+        examples, where = with_added(args.dice, kept, examples), f"its pictures and more from camera {args.camera}"
+    model = store(args.dice, examples, data, args.replace or bool(kept), where)
     if model is None:
         console.finish("Not taught", ["see the terminal for why"], terminal=False)
         return 1
