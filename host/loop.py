@@ -985,12 +985,12 @@ class TableLoop:
 
     def _check_lines(self) -> tuple[str, ...]:
         """What "Check die N" says: the face asked about, and with more dice to check after
-        it, that Score takes this one as shown and the others as read."""
+        it, that Score takes this one as the knob shows it and also the others as read (short:
+        it must fit the 2.13" panel under the dice)."""
         lines = (f"is it {self.menu.chosen.value}? turn the knob to change, push to confirm",)
         if self._checking_several():
             rest = [str(i + 1) for i in self.pending.flagged[1:]]
-            lines += (f"Score: this one as shown, and {'dice' if len(rest) > 1 else 'die'} "
-                      f"{', '.join(rest)} as read",)
+            lines += (f"Score: also {'dice' if len(rest) > 1 else 'die'} {', '.join(rest)} as read",)
         return lines
 
     def _checking_several(self) -> bool:

@@ -249,7 +249,7 @@ def test_score_on_a_check_takes_the_other_unsure_dice_as_read(store):
     loop, screen = make_loop(store)
     choose(loop, is_event("declare", use="none"))
     loop.on_read(roll_of(["FACE-2", "FACE-4", "FACE-3"], unsure=(0, 2)))
-    assert screen.screens[-1].title == "Check die 1" and "Score: this one as shown, and die 3 as read" \
+    assert screen.screens[-1].title == "Check die 1" and "Score: also die 3 as read" \
         in screen.screens[-1].lines
     loop.handle("score")
     assert loop.pending is None and loop.state.phase == "play"

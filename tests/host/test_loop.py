@@ -888,7 +888,7 @@ def test_score_on_a_check_takes_this_die_as_shown_and_the_others_as_read(table):
     read = ["MILK", "GIFT", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
     loop.on_read(roll_of(read, unsure={1, 3, 5}))
     assert screen.screens[-1].title == "Check die 2"
-    assert "Score: this one as shown, and dice 4, 6 as read" in screen.screens[-1].lines
+    assert "Score: also dice 4, 6 as read" in screen.screens[-1].lines
     assert [i + 1 for i, die in enumerate(screen.screens[-1].dice) if die.flagged] == [2, 4, 6]
     target = [item.value for item in loop.menu.items].index("COOKIE")
     for _ in range(abs(target - loop.menu.highlight)):
