@@ -336,7 +336,7 @@ def store(name: str, examples: dict, data, replace: bool, where: str):
         if confused:
             which = ", ".join(f"{face} ({missed} of {count})" for face, missed, count in confused)
             names = ",".join(face for face, _, _ in confused)
-            print(f"  misread when left out: {which}: those faces look alike in these pictures. More "
+            print(f"  read wrong when left out: {which}: those faces look alike in these pictures. More "
                   f"of them (turned, moved, in the light you play in) can be added, keeping these: "
                   f"dicewatch teach --dice {name} --add --faces {names} --camera ... (or --from DIR)")
         else:
