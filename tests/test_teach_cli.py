@@ -290,6 +290,9 @@ def test_add_pictures_to_a_taught_set_from_a_folder(tmp_path, dicewatch_home, ca
     assert "taught sky from its pictures and those in" in capsys.readouterr().out
     stored = dicesets.load_set("sky", dicewatch_home)
     assert set(stored.faces) == set(FACES) and [len(stored.examples[f]) for f in FACES] == [5, 8, 5]
+    model = dicesets.load_model("sky", dicewatch_home)    # each example's face, for the self-check's report
+    assert list(np.bincount(model.example_faces())) == [len(stored.examples[f]) for f in model.faces]
+    assert len(model.example_faces()) == len(model.loo_right) == 18
 
 
 @pytest.mark.parametrize("first, extra, message", [
@@ -332,9 +335,8 @@ def test_the_self_check_names_the_faces_it_misread_and_how_to_add_pictures(capsy
     """The faces whose pictures the left-out check misread, from the model's own record."""
     import types
     from host.commands.teach import look_alike
-    model = types.SimpleNamespace(faces=("SUN", "MOON"), labels=np.array([0, 0, 0, 1, 1, 1]),
-                                  loo_right=np.array([True, False, True, True, True, True]),
-                                  example_owners=lambda: np.array([0, 1, 2, 3, 4, 5]))
+    model = types.SimpleNamespace(faces=("SUN", "MOON"), example_faces=lambda: np.array([0, 0, 0, 1, 1, 1]),
+                                  loo_right=np.array([True, False, True, True, True, True]))
     assert look_alike(model) == [("SUN", 1, 3)]
 
 

@@ -574,6 +574,10 @@ class FaceModel:
         count = max(1, len(self.loo_right))
         return np.arange(len(self.labels)) // max(1, len(self.labels) // count)
 
+    def example_faces(self) -> np.ndarray:
+        """The face index of each teaching example, in teaching order (as ``loo_right``)."""
+        return self.labels[example_starts(self.example_owners())]
+
     def confidence(self, scores: np.ndarray) -> float:
         order = np.argsort(scores)[::-1]
         best = float(scores[order[0]])
@@ -739,6 +743,12 @@ def _vote(neighbours: Sequence[float] | None, kind: str) -> tuple[float, ...]:
     return tuple(neighbours) if neighbours else NEIGHBOURS.get(kind, SINGLE_BEST)
 
 
+def example_starts(owners: np.ndarray) -> np.ndarray:
+    """Templates come in runs, one run per teaching example (as ``teach`` makes them): the
+    index of each run's first template."""
+    return np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+
+
 def face_scores(sims: np.ndarray, labels: np.ndarray, owners: np.ndarray, faces: int,
                 neighbours: Sequence[float] = (1.0,)) -> np.ndarray:
     """Per face, its best teaching examples' similarities weighted by ``neighbours`` (best,
@@ -754,8 +764,7 @@ def face_scores(sims: np.ndarray, labels: np.ndarray, owners: np.ndarray, faces:
     if len(weights) == 1:  # the single best example: the best template of the face
         np.maximum.at(scores, labels, sims)
         return scores
-    # templates come in runs, one run per example (as teach makes them): the best of each run
-    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    starts = example_starts(owners)
     per_example = np.maximum.reduceat(sims, starts)
     example_face = labels[starts]
     for face in range(faces):

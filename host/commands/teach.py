@@ -186,12 +186,9 @@ def faces_to_add(args: argparse.Namespace, faces: list[str]) -> list[str]:
 
 
 def look_alike(model) -> list[tuple[str, int, int]]:
-    """(face, its pictures misread when left out, its pictures): the faces the self-check
-    confused, the ones worth more pictures."""
-    import numpy as np
-    owners = model.example_owners()
-    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
-    example_face = model.labels[starts]
+    """(face, its pictures read wrong when left out, its pictures): the faces the self-check
+    confused."""
+    example_face = model.example_faces()
     if len(example_face) != len(model.loo_right):
         return []
     out = []
