@@ -57,6 +57,7 @@ class GameFigures:
     refused: int = 0
     checked: int = 0
     checked_right: int = 0   # dice checked whose read was already right (the player only confirmed)
+    checked_reads: int = 0   # reads that asked about at least one die (Score answers all of one read at once)
     dice_stored: int = 0     # dice in the rolls, re-rolls and fate rolls stored
     unusable: int = 0
     misread: list = field(default_factory=list)
@@ -70,7 +71,7 @@ class GameFigures:
         return (f"{self.game:<16} seed {self.seed:<3} {state}; {self.frames} frames; "
                 f"{self.events['score'] + self.events['end_turn']} turns, {rolls} rolls, "
                 f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked} of "
-                f"{self.dice_stored} stored ({self.checked_right} only confirmed); "
+                f"{self.dice_stored} stored ({self.checked_right} only confirmed) in {self.checked_reads} reads; "
                 f"reads not usable {self.unusable}; rolls stored unchecked and wrong {len(self.misread)}; "
                 f"taught {self.taught[0]}/{self.taught[1]}; {self.seconds:.0f} s")
 
@@ -183,9 +184,12 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
         loop.open_camera = lambda: camera
         loop.start()
         rng = random.Random(seed)
-        waited, events, checked_since = 0, 0, False
+        waited, events, checked_since, asking = 0, 0, False, None
         while not game_over(table.state) and figures.frames < MAX_FRAMES:
             if loop.pending is not None:
+                if loop.pending is not asking:
+                    asking = loop.pending
+                    figures.checked_reads += 1
                 figures.checked_right += answer_check(loop, camera.truth.dice)
                 figures.checked += 1
                 checked_since = True
@@ -249,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
           f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "
           f"{sum(f.dice_stored for f in results)} dice stored checked ({sum(f.checked_right for f in results)} "
-          f"of those read right and only confirmed), {counted(sum(f.unusable for f in results), 'read', 'reads')} "
+          f"of those read right and only confirmed) in {sum(f.checked_reads for f in results)} reads, {counted(sum(f.unusable for f in results), 'read', 'reads')} "
           f"not usable, "
           f"{sum(len(f.misread) for f in results)} stored unchecked and wrong")
     return 0 if finished == len(results) else 1

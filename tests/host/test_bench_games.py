@@ -60,6 +60,7 @@ def test_a_fate_game_is_played_to_the_end_and_counted(tmp_path):
     assert figures.events["fate_roll"] >= 1 and figures.events["roll"] == figures.events["end_turn"]
     assert figures.taught[0] >= 0.9 * figures.taught[1] > 0
     assert figures.checked_right <= figures.checked <= figures.dice_stored
+    assert 0 < figures.checked_reads <= figures.checked
     assert figures.reads.images >= figures.events["roll"] and figures.reads.labelled > 0
     assert figures.dice_stored >= 3 * figures.events["roll"] + figures.events["fate_roll"]
     assert "played to the end" in figures.line()
