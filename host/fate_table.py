@@ -623,20 +623,21 @@ class FateLoop(TableLoop):
         """Why dice are not read now (a settled read is let go, a typed roll refused), or None."""
         if self.state.phase == "over":
             return "the game is over"
-        if self.pending is not None:
-            return f"die {self.pending.flagged[0] + 1} waits for its check (Undo lets that read go)"
-        if self.state.phase == "fate" and self.virtual_fate:
+        waiting = self._check_waiting()
+        if waiting is None and self.state.phase == "fate" and self.virtual_fate:
             return "the box rolls fate itself; dice in the tray are somebody else's"
-        return None
+        return waiting
 
     def on_read(self, roll) -> None:
         """A settled read: the dice due now (the player's, the romance card's or fate's)."""
+        if self.not_reading() is not None:
+            return
         state = self.state
         if self.due:
             roll = crowded_out(roll, self.due)
         faces = [d.face for d in roll.dice]
         confidences = [float(d.confidence) for d in roll.dice]
-        if not faces or self.not_reading() is not None:
+        if not faces:
             return
         if self._rolled_straight_away(faces):
             if Counter(faces) == self.last_read:

@@ -152,6 +152,15 @@ STILL_THERE = 0.08  # a die whose centre is within this share of its size of whe
 #                     games at the synthetic table; a die thrown again lands that near its old place rarely)
 
 
+def dice_apart(one: tuple[float, float, float], other: tuple[float, float, float]) -> float:
+    """How far apart two dice lie, (x, y, size) each: centre to centre, in sizes of the
+    smaller one (infinite when either has no size: a die typed in, not seen)."""
+    (x, y, size), (ox, oy, osize) = one, other
+    if size <= 0 or osize <= 0:
+        return math.inf
+    return math.hypot(x - ox, y - oy) / min(size, osize)
+
+
 def known_where_they_lie(spots: Sequence[tuple[float, float, float]], faces: Sequence[str],
                          confidences: Sequence[float], known: Sequence[tuple[float, float, float, str]],
                          threshold: float) -> tuple[list[str], list[float]]:
@@ -160,11 +169,11 @@ def known_where_they_lie(spots: Sequence[tuple[float, float, float]], faces: Seq
     roll stored (read sure, or checked by the player): it is taken as that, not asked again.
     ``spots``: (x, y, size) of each die read; ``known``: (x, y, size, face) of the last roll's."""
     faces, confidences = list(faces), list(confidences)
-    for i, (x, y, size) in enumerate(spots):
-        if confidences[i] >= threshold or size <= 0:
+    for i, spot in enumerate(spots):
+        if confidences[i] >= threshold:
             continue
         for kx, ky, ksize, face in known:
-            if ksize > 0 and math.hypot(x - kx, y - ky) <= STILL_THERE * min(size, ksize):
+            if dice_apart(spot, (kx, ky, ksize)) <= STILL_THERE:
                 faces[i], confidences[i] = face, 1.0
                 break
     return faces, confidences
@@ -182,12 +191,11 @@ def standing_proposed(faces: Sequence[str], confidences: Sequence[float], spots:
     player to confirm a BELL that is not on the table."""
     faces = list(faces)
     missing = need - faces.count(face)
-    places = [(x, y, size) for x, y, size, f in known if f == face and size > 0]
+    places = [(x, y, size) for x, y, size, f in known if f == face]
     near = []
     for i, c in enumerate(confidences):
-        if c < threshold and faces[i] != face and i < len(spots) and spots[i][2] > 0:
-            x, y, size = spots[i]
-            gap = min((math.hypot(x - px, y - py) / min(size, psize) for px, py, psize in places), default=math.inf)
+        if c < threshold and faces[i] != face and i < len(spots):
+            gap = min((dice_apart(spots[i], place) for place in places), default=math.inf)
             if gap <= STILL_NEAR:
                 near.append((gap, c, i))
     for _, _, i in sorted(near)[:max(missing, 0)]:
@@ -208,10 +216,12 @@ def crowded_out(roll, count: int):
     dice = list(roll.dice)
     if len(dice) <= count:
         return roll
+    def spot(die) -> tuple[float, float, float]:
+        return float(die.x), float(die.y), float(max(die.w, die.h))
+
     kept = []
     for die in sorted(dice, key=lambda d: -d.confidence):
-        size = max(die.w, die.h)
-        if all(math.hypot(die.x - k.x, die.y - k.y) >= CROWDED * min(size, max(k.w, k.h)) for k in kept):
+        if all(dice_apart(spot(die), spot(k)) >= CROWDED for k in kept):
             kept.append(die)
     if len(kept) != count:
         return roll
@@ -912,6 +922,10 @@ class TableLoop:
             return "the characters are being chosen"
         if self.wizard is not None:
             return "the turn is being scored (Undo goes back to the dice)"
+        return self._check_waiting()
+
+    def _check_waiting(self) -> str | None:
+        """"Die N waits for its check" while a read waits for its checks (both loops)."""
         if self.pending is not None:
             return f"die {self.pending.flagged[0] + 1} waits for its check (Undo lets that read go)"
         return None
@@ -1002,10 +1016,11 @@ class TableLoop:
     def _confirm_rest_as_read(self) -> None:
         """Score on "Check die N": this die as the knob shows it, then every other die still
         to check as the camera read it (a player who has looked at them all confirms them with
-        one press instead of one each). A die the camera did not see is still asked."""
+        one press instead of one each). Only for a camera's read (``_checking_several``): dice
+        entered by hand, some unseen, are each asked."""
         pending = self.pending
         self._choose(self.menu)
-        while self.pending is pending and pending.flagged and pending.faces[pending.flagged[0]] != UNSEEN:
+        while self.pending is pending and pending.flagged:
             self._confirm_face(pending.faces[pending.flagged[0]])
 
     def _confirm_face(self, face: str) -> None:

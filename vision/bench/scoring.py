@@ -73,14 +73,13 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for true, row in other.confusion.items():
             for read, count in row.items():
-                mine = self.confusion.setdefault(true, {})
-                mine[read] = mine.get(read, 0) + count
+                self._count(true, read, count)
         self.readings += other.readings
         return self
 
-    def _count(self, true: str, read: str) -> None:
+    def _count(self, true: str, read: str, times: int = 1) -> None:
         row = self.confusion.setdefault(true, {})
-        row[read] = row.get(read, 0) + 1
+        row[read] = row.get(read, 0) + times
 
     @property
     def per_die(self) -> float:
