@@ -144,7 +144,8 @@ class FateLoop(TableLoop):
         super().__init__(table, **options)
         if self.state.mode not in MODES:
             raise RuleError(f"the box plays fate in the {' and '.join(MODES)} games, not {self.state.mode}")
-        self.virtual_fate = virtual_fate or box_rolls_fate(table)
+        self._fate_noted = box_rolls_fate(table)
+        self.virtual_fate = virtual_fate or self._fate_noted
         self.new_seed = new_seed or (lambda: secrets.randbits(31))
         self.last_read: Counter | None = None      # the faces of the last dice read (a hand passing is no roll)
         self.same_read: list | None = None
@@ -272,7 +273,8 @@ class FateLoop(TableLoop):
                           dice_set=DICE_SET, footer=more))
 
     def start(self) -> None:
-        if self.virtual_fate and not box_rolls_fate(self.table):
+        if self.virtual_fate and not self._fate_noted:
+            self._fate_noted = True
             self.table.note({"type": VIRTUAL_FATE, "why": "the box rolls fate's dice (run --virtual-fate)"})
         self.show_home()
 

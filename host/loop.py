@@ -32,16 +32,13 @@ from typing import Any, Callable, Iterable, Sequence
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
 from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
 from host.presenters import DieView, Screen, Status, tell
-from host.session_store import EVENT, NOTE, UNDO, StoredSession
+from host.session_store import ANSWERS, EVENT, NOTE, PLACES, UNDO, StoredSession
 from rules.core import RuleError
 from vision.roll import Throw
 
 log = logging.getLogger(__name__)
 
 DICE = 7
-ANSWERS = "answers"   # the journal note of the answers given but not yet events (see TableLoop._keep_answers)
-PLACES = "dice-places"  # the journal note of where the last stored roll's dice lie (see TableLoop._keep_places)
-BOOKKEEPING = (ANSWERS, PLACES)  # the loop's own notes, kept only so that --resume continues exactly there
 STILL, SETTLING, SETTLED = "still", "moving", "settled"
 
 

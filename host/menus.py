@@ -243,18 +243,23 @@ def _check_card_fits(state, played: Sequence[str], card: str) -> None:
     """RuleError (with the reason on the dice as read) unless ``card`` scores on the dice as
     they are, or after the character's ability and the cards ``played`` before it change or
     double some of them (the rules' ``card_fits``)."""
-    from rules.jingle_bell_roll import parse_uses, score_roll
-    try:
-        score_roll(state.faces, parse_uses([card], None), state.rules, state.player.letter_faces)
-        return
-    except RuleError as exc:
-        reason = exc
     if state.card_fits(card, played):
         return
+    reason = _why_card_misses(state, card)
     more = state.player.hand - len(played) - 1   # cards still in hand besides this one
     hint = (f"; if another gift card changes the dice so that it fits, choose that card first"
             if more > 0 else "")
     raise RuleError(f"{card} does not fit these dice: {reason}{hint}")
+
+
+def _why_card_misses(state, card: str) -> str:
+    """The rules' reason ``card`` does not score on the dice as read (no ability, no other card)."""
+    from rules.jingle_bell_roll import parse_uses, score_roll
+    try:
+        score_roll(state.faces, parse_uses([card], None), state.rules, state.player.letter_faces)
+    except RuleError as exc:
+        return str(exc)
+    return "it scores only with other changes to the dice"
 
 
 def _is_plain(card: str) -> bool:

@@ -35,6 +35,11 @@ from typing import Any, Callable, Iterable, Mapping
 from rules.core import Event, Game, RuleError, Session
 
 EVENT, UNDO, NOTE = "event", "undo", "note"
+# The table loop's own notes (host/loop.py), kept only so that --resume continues exactly where
+# it stopped; exports leave them out unless asked.
+ANSWERS = "answers"     # answers given but not yet events (TableLoop._keep_answers)
+PLACES = "dice-places"  # where the last stored roll's dice lie (TableLoop._keep_places)
+BOOKKEEPING = (ANSWERS, PLACES)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

@@ -37,6 +37,7 @@ from vision.roll import FACE_SETS, Die, Throw
 
 MIN_EXPOSURE_US = 100.0     # shortest exposure asked of the Pi camera (microseconds)
 MAX_ANALOGUE_GAIN = 16.0    # most analogue gain asked of it (sensors allow 8-16x)
+HAND_REACH_S = 0.35         # a synthetic hand's reach in over the dice, or its way back (seconds)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 SPEC_HELP = "picamera | opencv:INDEX | opencv:URL | video:FILE | frames:DIR | synthetic[:SEED]"
 
@@ -544,15 +545,19 @@ class SyntheticCamera(FrameSource):
             hand = synth.Hand(hand.entry, target, hand.width, hand.skin, hand.sleeve)
         return hand
 
+    def _reach_steps(self) -> int:
+        """Frames a hand takes to reach in over the dice, or back (none without hands)."""
+        return self._count(HAND_REACH_S) if self.hands else 0
+
     def _reach_in(self, k: int, placed: list[_Placed], hand: synth.Hand):
-        """The throwing hand reaches in over the dice (no frames without hands)."""
-        steps = self._count(0.35) if self.hands else 0
+        """The throwing hand reaches in over the dice."""
+        steps = self._reach_steps()
         for i in range(steps):
             yield "hand", k, placed, [synth.hand_at(hand, _ease((i + 1) / steps))]
 
     def _reach_out(self, k: int, placed: list[_Placed], hand: synth.Hand):
         """The hand goes back without throwing throw ``k``; the dice lie as they were."""
-        steps = self._count(0.35) if self.hands else 0
+        steps = self._reach_steps()
         for i in range(steps):
             yield "hand", k - 1, placed, [synth.hand_at(hand, 1 - _ease((i + 1) / steps))]
         for _ in range(self._count(self.hold * 0.5)):
@@ -588,7 +593,7 @@ class SyntheticCamera(FrameSource):
                                    turns=float(rng.uniform(1.5, 4.0)), spin=float(rng.uniform(-200, 200)),
                                    bounce=float(rng.uniform(15, 40))))
         tumble = self._count(float(rng.uniform(0.7, 1.1)))
-        retreat = self._count(0.35)
+        retreat = self._count(HAND_REACH_S)
         dt = 1.0 / tumble
         for i in range(tumble):
             tau = (i + 1) / tumble

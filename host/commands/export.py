@@ -20,9 +20,8 @@ import time
 from pathlib import Path
 
 from host.cli import UsageError
-from host.loop import BOOKKEEPING
 from host.paths import data_dir
-from host.session_store import NOTE, UNDO, SessionStore, StoreError, effective_events
+from host.session_store import BOOKKEEPING, NOTE, UNDO, SessionStore, StoreError, effective_events
 from rules.core import SCHEMA_VERSION
 
 NAME = "export"

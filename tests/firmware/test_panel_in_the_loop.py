@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dwpanel.layout import layout
-from host.loop import BOOKKEEPING, TableLoop
+from host.loop import TableLoop
+from host.session_store import BOOKKEEPING
 from host.panel import PanelSpec, SerialPanel, screen_body
 from host.session_store import SessionStore
 from panel_helpers import Clock, PtyPanel

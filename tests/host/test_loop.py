@@ -6,9 +6,9 @@ import contextlib
 import pytest
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
-from host.loop import BOOKKEEPING, SETTLED, SETTLING, STILL, TableLoop, align_faces
+from host.loop import SETTLED, SETTLING, STILL, TableLoop, align_faces
 from host.presenters import RecordingPresenter
-from host.session_store import SessionStore
+from host.session_store import BOOKKEEPING, SessionStore
 from rules import get_game
 from vision.roll import Die, Roll, Throw
 
