@@ -40,9 +40,11 @@ Speed: about 10 ms of CPU per 1280x720 frame on one thread of the (busy, 2-core)
 machine, where one 1280x720 Gaussian blur takes 3 ms (``python -m vision.bench tray_finder``).
 Weak spot: pale dice on the pale mat, whose plain faces barely differ from it: such a die
 counts when its thin blob spans a die (``spans_a_die``), a blob of one die's area but
-longer than a die is split (``_long_side``), and two dice long with each half spanning a die
-it may be two though their squares are poorly covered (``two_pale_dice``); yet three in a row
-or an L can still be taken for fewer, and a fainter die next to another for its side.
+longer than a die is split (``_long_side``), and a blob whose shape holds several dice side by
+side (two or three in a row, an L: ``dice_spanned``), each part spanning a die, may be that
+many though their squares are poorly covered (``dice_side_by_side``); yet a white die whose
+blob is mostly its bright outline can still be taken as part of its neighbour, and after the
+light brightened so far that the mat burns out, pale dice may not differ from it at all.
 """
 from __future__ import annotations
 
@@ -357,7 +359,7 @@ class TrayFinder:
 
 TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives its box
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
-PAIR_LENGTH = 1.8  # ... unless the blob is this many dice long and both halves span a die (two_pale_dice)
+PAIR_LENGTH = 1.8  # ... unless the blob is this many dice long and both halves span a die (dice_side_by_side)
 SILHOUETTE = 1.3  # a die's blob / its top face's square: visible sides, bevel, contact shadow
 HALO = 0.5        # ... plus this once per blob (the outline's rim and shadow touching dice share)
 KMEANS_SEED = 12345  # any fixed number: see split_blob
@@ -490,15 +492,29 @@ def spans_a_die(pts: np.ndarray, side: float) -> bool:
     return lo * side <= min(rw, rh) and max(rw, rh) <= hi * side and len(pts) >= SPAN_FILL * rw * rh
 
 
-def two_pale_dice(parts: list[np.ndarray], pts: np.ndarray, side: float) -> bool:
-    """Whether a blob cut in two (``parts``) is two pale dice touching. Pale dice on the pale
-    mat leave a blob too thin to cover two dice' squares well (``MIN_COVER``), as one pale
-    die's is too thin for its area; its shape still tells: about two dice long
-    (``PAIR_LENGTH``; on the tuning scenes, seeds 500-539, single dice' blobs, sides and
-    shadow included, were at most 1.67 dice long, pale pairs taken for one die 2.05 and more)
-    and each half spanning a die (``spans_a_die``). The squares' score still decides
-    between one die and two."""
-    return (len(parts) == 2 and _long_side(pts) >= PAIR_LENGTH * side
+def dice_along(length: float, side: float) -> int:
+    """How many dice lying in a row a blob's side of ``length`` work pixels can hold: a row of
+    ``k`` dice' blob, sides and shadow included, is at least ``k - 2 + PAIR_LENGTH`` dice
+    long (one die's blob is at most 1.67 dice long, two dice' 2.05 and more)."""
+    return max(1, int(length / side + 2.0 - PAIR_LENGTH))
+
+
+def dice_spanned(pts: np.ndarray, side: float) -> int:
+    """How many dice the blob's rotated rectangle holds, side by side both ways: the most dice
+    its length and width allow (three in a row: 3 by 1; three in an L: 2 by 2)."""
+    rw, rh = _rect_sides(pts)
+    return dice_along(rw, side) * dice_along(rh, side)
+
+
+def dice_side_by_side(parts: list[np.ndarray], pts: np.ndarray, side: float) -> bool:
+    """Whether a blob cut into ``parts`` is that many dice touching side by side (in a row, an
+    L, a pair). Pale dice on the pale mat leave a blob too thin to cover their squares well
+    (``MIN_COVER``), as one pale die's is too thin for its area; its shape still tells: big
+    enough for that many dice (``dice_spanned``; for two, ``PAIR_LENGTH`` dice long: on the
+    tuning scenes, seeds 500-539, single dice' blobs were at most 1.67 dice long, pale pairs
+    taken for one die 2.05 and more) and each part spanning a die (``spans_a_die``). The
+    squares' score still decides between the counts."""
+    return (len(parts) >= 2 and len(parts) <= dice_spanned(pts, side)
             and all(spans_a_die(part, side) for part in parts))
 
 
@@ -513,6 +529,16 @@ def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, 
     return np.array([cx, cy]), square_outline(cx, cy, use + 1.0, angle), use + 1.0
 
 
+def faces_overlap(faces: list[np.ndarray], shape, origin) -> float:
+    """How much of the dice' top faces (``faces``: squares, work px) lie on one another, in work
+    pixels: squares piled up for one die. Their silhouettes' squares would also overlap for dice
+    merely touching, whose sides and shadows the blob shows once."""
+    union = np.zeros(shape, np.uint8)
+    for face in faces:
+        cv2.fillPoly(union, [np.round((face - origin) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
+    return sum(float(cv2.contourArea(face.astype(np.float32))) for face in faces) - float(cv2.countNonZero(union))
+
+
 def split_blob(pts: np.ndarray, side: float, dice_area: float):
     """Cut one blob's pixels (N x 2, work px) into single dice of about ``side`` pixels:
     yields (centre, rotated-square outline, side, the die's pixels) per die."""
@@ -520,7 +546,9 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
     if n0 == 1 and dice_area < 1.45 and _long_side(pts) <= SPAN[1] * side:
         yield (*_square_of(pts), pts)
         return
-    candidates = sorted({max(1, n0 - 1), n0, n0 + 1})
+    # pale dice leave less area than they cover: as many as the blob's shape holds may be there
+    most = min(MAX_DICE_PER_BLOB, max(n0 + 1, dice_spanned(pts, side)))
+    candidates = list(range(max(1, n0 - 1), most + 1))
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)
     pad = int(side)
@@ -554,12 +582,18 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
             one = np.zeros(shape, np.uint8)
             cv2.fillPoly(one, [np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
             each.append(cv2.countNonZero(one & blob) / max(cv2.countNonZero(one), 1))
-        if n > 1 and min(each) < MIN_COVER and not two_pale_dice(parts, pts, side):
+        poorly_covered = n > 1 and min(each) < MIN_COVER
+        pale_side_by_side = poorly_covered and dice_side_by_side(parts, pts, side)
+        if poorly_covered and not pale_side_by_side:
             continue  # a square mostly off the blob: a shadow or a die's side, not another die
         both = float(cv2.countNonZero(cover & blob))
         union = blob_area + float(cv2.countNonZero(cover)) - both
-        # squares piled on one another also cover the blob: count overlap against them
-        overlap = sum(float(cv2.contourArea(sq.astype(np.float32))) for _, sq, _ in squares) - float(cv2.countNonZero(cover))
+        # squares piled on one another also cover the blob: count overlap against them. Pale dice
+        # side by side show their shared sides once, so only their top faces must not overlap
+        # (their silhouettes' would make three in a row lose to two)
+        faces = [centre + (sq - centre) * (side + 1.0) / used if pale_side_by_side else sq
+                 for centre, sq, used in squares]
+        overlap = faces_overlap(faces, shape, (x0 - pad, y0 - pad))
         score = (both - overlap) / max(union, 1.0)
         if score > best_score:
             best, best_score = (parts, squares), score
