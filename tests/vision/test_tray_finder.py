@@ -274,7 +274,7 @@ def test_two_pale_dice_one_above_the_other_are_two_dice_though_their_squares_cov
     """Two white christmas-romance dice touching one above the other (as in the synthetic:1
     camera's self-check roll): their blob is mostly symbols and the dice' sides, too thin for
     each of two dice' squares to be well covered (``MIN_COVER``), but it is two dice long and
-    each half spans a die (``two_pale_dice``). Before, 22 of these 24 pairs were split."""
+    each half spans a die (``dice_side_by_side``). Before, 22 of these 24 pairs were split."""
     split = 0
     for seed in range(8):
         finder = finder_for(seed)
