@@ -67,6 +67,8 @@ def test_calibrate_synthetic_camera_saves_in_the_data_dir(tmp_path, dicewatch_ho
     assert sorted(find_markers(cv2.imread(str(preview)))) == [0, 1, 2, 3]
     out = capsys.readouterr()
     assert "calibration 'table' saved" in out.out and "soft" not in out.err
+    assert re.search(r"looks \d+ degrees from straight down, a 16 mm die is \d+-\d+ px across", out.out)
+    assert "straight above" not in out.err and "bring the camera closer" not in out.err
 
 
 @pytest.mark.parametrize("in_the_way", ["calibration", "calibration/table.json"])
@@ -94,6 +96,19 @@ def test_calibrate_says_when_the_camera_is_out_of_focus(tmp_path, dicewatch_home
     assert "the picture is soft" in capsys.readouterr().err
 
 
+def test_calibrate_says_when_the_camera_looks_from_a_slant(tmp_path, dicewatch_home, capsys):
+    """A camera 27 degrees off straight down (the rendered camera of seed 1, tilted up to 25 a side)."""
+    table = synth.Table((1280, 720), 1, background="mat", tilt_deg=25)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(2):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), table.draw([], "d6-pips", np.random.default_rng(i))[0])
+    assert cli.main(["calibrate", "--camera", f"frames:{folder}", "--frames", "2"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"looks at the mat about 2\d degrees from straight down", err)
+    assert "mount the camera over the tray's centre" in err
+
+
 def test_calibrate_from_frames_without_the_mat(tmp_path, capsys):
     folder = tmp_path / "frames"
     folder.mkdir()
@@ -101,3 +116,16 @@ def test_calibrate_from_frames_without_the_mat(tmp_path, capsys):
         cv2.imwrite(str(folder / f"{i}.png"), np.full((60, 80, 3), 128, np.uint8))
     assert cli.main(["calibrate", "--camera", f"frames:{folder}"]) == 1
     assert "no ArUco markers found" in capsys.readouterr().err
+
+
+def test_run_repeats_the_calibrations_advice_at_start(dicewatch_home, capsys):
+    """A calibration saved before the advice existed (or whose advice was not followed) is
+    advised about again when the box starts."""
+    from host.commands.calibrate import calibration_path
+    from host.commands.run import load_calibration
+    from vision.calibrate import Calibration
+    far = Calibration(name="default", paper="A4", frame_size=(640, 480), image_to_mat=np.diag([1.2, 1.2, 1.0]))
+    far.save(calibration_path("default"))
+    assert load_calibration("").name == "default"
+    err = capsys.readouterr().err
+    assert "dicewatch run: tray calibration 'default': a 16 mm die is only 13 px across" in err

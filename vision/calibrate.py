@@ -36,6 +36,11 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_REPROJECTION_PX = 3.0
 
 
+DIE_MM = 16.0            # a standard die's edge, for the die-size advice
+SLANT_ADVISE_DEG = 20.0  # a camera further than this from straight down is told to straighten
+SMALL_DIE_PX = 20.0      # dice smaller than this (pixels across) are hard to read
+
+
 class CalibrationError(ValueError):
     """The frames or files cannot give a calibration; the message says why and what to do."""
 
@@ -171,13 +176,28 @@ class Calibration:
     def mm_per_pixel(self) -> float:
         """Millimetres per camera pixel at the mat's centre."""
         layout = self.layout
-        h = self.mat_to_image
-        centre = np.array([[layout.width / 2, layout.height / 2], [layout.width / 2 + 1, layout.height / 2],
-                           [layout.width / 2, layout.height / 2 + 1]], np.float64)
-        p = cv2.perspectiveTransform(centre[None], h)[0]
+        return 1.0 / self.px_per_mm_at(layout.width / 2, layout.height / 2)
+
+    def px_per_mm_at(self, x: float, y: float) -> float:
+        """Camera pixels per millimetre at the mat point (x, y) mm (the square root of the
+        local area scale: a perspective view shrinks the far side of the mat)."""
+        near = np.array([[x, y], [x + 1.0, y], [x, y + 1.0]], np.float64)
+        p = cv2.perspectiveTransform(near[None], self.mat_to_image)[0]
         (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
-        area = abs(ax * by - ay * bx)  # pixels per square millimetre
-        return float(1.0 / math.sqrt(area))
+        return float(math.sqrt(abs(ax * by - ay * bx)))
+
+    def die_px_range(self, die_mm: float = DIE_MM) -> tuple[float, float]:
+        """How many pixels across a die of ``die_mm`` shows in the rolling area: (smallest,
+        largest), over its corners and centre."""
+        x0, y0, x1, y1 = self.layout.rolling
+        points = ((x0, y0), (x1, y0), (x1, y1), (x0, y1), ((x0 + x1) / 2, (y0 + y1) / 2))
+        sizes = [die_mm * self.px_per_mm_at(x, y) for x, y in points]
+        return min(sizes), max(sizes)
+
+    def slant_deg(self) -> float:
+        """How far the camera looks from straight down at the mat, in degrees
+        (``camera_slant_deg``)."""
+        return camera_slant_deg(self.mat_to_image, self.frame_size)
 
     def topdown_px_per_mm(self) -> float:
         """Scale of ``warp``'s picture: about the camera's own resolution on the mat."""
@@ -366,6 +386,49 @@ def calibrate(frames: Iterable[np.ndarray], *, name: str = "default", background
     return Calibration(name=name, paper=layout.paper, frame_size=(w, h), image_to_mat=matrix, background=background,
                        reprojection_px=reprojection,
                        created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+
+def camera_slant_deg(mat_to_image: np.ndarray, frame_size: tuple[int, int]) -> float:
+    """The angle between the camera's line of sight and the mat's perpendicular, in degrees,
+    from the mat -> image homography alone.
+
+    A homography of a plane is K [r1 r2 t] up to scale. With the principal point taken at the
+    frame's centre and square pixels, the two rotation columns being perpendicular and of equal
+    length give the focal length; the plane's normal in camera coordinates is then r1 x r2.
+    Seen straight down the focal length cannot be told (the view has no perspective), and the
+    slant is near 0 whatever it is, so a camera-like focal length stands in."""
+    w, h = frame_size
+    centred = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]]) @ np.asarray(mat_to_image, float)
+    a, b = centred[:, 0], centred[:, 1]
+    p = np.array([a[0] * b[0] + a[1] * b[1], a[0] ** 2 + a[1] ** 2 - b[0] ** 2 - b[1] ** 2])
+    q = np.array([a[2] * b[2], a[2] ** 2 - b[2] ** 2])
+    inverse_f2 = -float(p @ q) / max(float(p @ p), 1e-30)
+    focal = 1.0 / math.sqrt(inverse_f2) if inverse_f2 > 0 else 0.0
+    if not 0.2 * w <= focal <= 10.0 * w:
+        focal = 0.8 * w  # about a Pi camera's or a webcam's field of view
+    r1 = np.array([a[0] / focal, a[1] / focal, a[2]])
+    r2 = np.array([b[0] / focal, b[1] / focal, b[2]])
+    normal = np.cross(r1 / np.linalg.norm(r1), r2 / np.linalg.norm(r2))
+    return float(math.degrees(math.acos(min(1.0, abs(normal[2]) / np.linalg.norm(normal)))))
+
+
+def view_advice(calibration: Calibration, die_mm: float = DIE_MM) -> list[str]:
+    """What to change about the camera's view for surer reads (empty when it is fine): a camera
+    looking at the mat from a slant (dice show their sides, the far ones smaller), or dice
+    that come out too few pixels across."""
+    advice = []
+    slant = calibration.slant_deg()
+    smallest, largest = calibration.die_px_range(die_mm)
+    if slant > SLANT_ADVISE_DEG:
+        advice.append(f"the camera looks at the mat about {slant:.0f} degrees from straight down (a die shows "
+                      f"{smallest:.0f}-{largest:.0f} px across the rolling area); dice read best from straight "
+                      f"above: mount the camera over the tray's centre, looking straight down "
+                      f"(hardware/README.md), and calibrate again")
+    if smallest < SMALL_DIE_PX:
+        advice.append(f"a {die_mm:.0f} mm die is only {smallest:.0f} px across at the far side of the rolling "
+                      f"area (read from about {SMALL_DIE_PX:.0f} px, best from 40): bring the camera closer, "
+                      f"or use a larger frame size ('dicewatch geometry' gives the height for your tray)")
+    return advice
 
 
 def annotate_roll(roll: Roll, calibration: Calibration) -> Roll:

@@ -25,7 +25,7 @@ import cv2
 
 from host import paths
 from host.cli import UsageError
-from vision.calibrate import Calibration, CalibrationError, calibrate
+from vision.calibrate import Calibration, CalibrationError, calibrate, view_advice
 from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
 from vision.tray_finder import TrayFinder
 
@@ -101,9 +101,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.preview}: cannot write the preview (folder missing or not .png/.jpg?)", file=sys.stderr)
             return 1
     w, h = calibration.frame_size
+    smallest, largest = calibration.die_px_range()
     print(f"calibration {name!r} saved to {path}: {calibration.paper} mat in {w}x{h} frames, "
           f"{calibration.mm_per_pixel:.3f} mm per pixel at the mat's centre, "
-          f"markers fit to {calibration.reprojection_px:.2f} px")
+          f"markers fit to {calibration.reprojection_px:.2f} px; the camera looks "
+          f"{calibration.slant_deg():.0f} degrees from straight down, a 16 mm die is "
+          f"{smallest:.0f}-{largest:.0f} px across in the rolling area")
+    for advice in view_advice(calibration):
+        print(advice, file=sys.stderr)
     if TrayFinder(calibration).out_of_focus(w, h):
         print(f"the picture is soft (the markers' edges are blurred by about {calibration.edge_blur_px():.1f} px): "
               "dice will be found, but focus the lens on the mat for the surest reads", file=sys.stderr)

@@ -185,14 +185,19 @@ def fail(message: str):
 def load_calibration(name: str):
     """The tray calibration: the one named in the config (must exist), else "default" if saved, else None."""
     from host.commands.calibrate import calibration_path, load_named
-    from vision.calibrate import CalibrationError
+    from vision.calibrate import CalibrationError, view_advice
+    calibration = None
     try:
         if name:
-            return load_named(name)
-        if calibration_path("default").is_file():
-            return load_named("default")
+            calibration = load_named(name)
+        elif calibration_path("default").is_file():
+            calibration = load_named("default")
     except (CalibrationError, UsageError) as exc:
         fail(f"tray calibration: {exc}")
+    if calibration is not None:
+        for advice in view_advice(calibration):
+            print(f"dicewatch run: tray calibration {calibration.name!r}: {advice}", file=sys.stderr)
+        return calibration
     print("dicewatch run: no tray calibration saved; reading dice on the whole picture "
           "(run 'dicewatch calibrate' with the mat under the camera for better reads)", file=sys.stderr)
     return None

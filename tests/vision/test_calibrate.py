@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision import mat, synth
-from vision.calibrate import Calibration, CalibrationError, annotate_roll, calibrate, find_markers
+from vision.calibrate import (Calibration, CalibrationError, annotate_roll, calibrate, camera_slant_deg, find_markers,
+                              view_advice)
 from vision.roll import KEEP, ROLLING, Roll
 
 GRID = np.array([[u, v] for u in np.linspace(10, 287, 7) for v in np.linspace(10, 200, 5)])
@@ -32,6 +33,43 @@ def test_homography_recovered_under_perspective(seed):
     assert calibration.reprojection_px < 1.0
     # Areas agree with where the renderer put the dice.
     assert [calibration.area_of(d.x, d.y) for d in truth.dice] == [d.area for d in truth.dice]
+
+
+def _true_slant(table) -> float:
+    """The rendered camera's angle from straight down: its optical axis against the table's normal."""
+    return float(np.degrees(np.arccos(abs(table.camera.rotation[2, 2]))))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("tilt", [0, 8, 25, 35])
+def test_the_camera_slant_comes_from_the_homography_alone(seed, tilt):
+    """The rendered cameras' principal points lie up to 3 % off the frame's centre, which the
+    estimate takes as the principal point: within 2 degrees of the truth."""
+    table = synth.Table((1280, 720), seed, background="mat", tilt_deg=tilt)
+    assert camera_slant_deg(table.image_from_mat, table.size) == pytest.approx(_true_slant(table), abs=2.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_calibrating_a_slanted_camera_says_so_and_a_straight_one_not(seed):
+    slanted = synth.Table((1280, 720), seed, background="mat", tilt_deg=25)
+    calibration = calibrate([slanted.draw([], "d6-pips", np.random.default_rng(0))[0]] * 2)
+    assert calibration.slant_deg() == pytest.approx(_true_slant(slanted), abs=2.0)
+    assert _true_slant(slanted) > 25 and any("degrees from straight down" in a for a in view_advice(calibration))
+    straight = synth.Table((1280, 720), seed, background="mat", tilt_deg=4)
+    calibration = calibrate([straight.draw([], "d6-pips", np.random.default_rng(0))[0]] * 2)
+    assert calibration.slant_deg() < 8 and view_advice(calibration) == []
+
+
+def test_dice_too_small_in_the_picture_are_advised_against():
+    """A camera far up: 1.2 mm per pixel, so a 16 mm die is about 13 px across."""
+    far = Calibration(name="far", paper="A4", frame_size=(640, 480), image_to_mat=np.diag([1.2, 1.2, 1.0]))
+    smallest, largest = far.die_px_range()
+    assert smallest == pytest.approx(16 / 1.2) and largest == pytest.approx(16 / 1.2)
+    assert far.slant_deg() == pytest.approx(0.0, abs=1e-6)
+    (advice,) = view_advice(far)
+    assert "only 13 px across" in advice and "bring the camera closer" in advice
+    assert view_advice(Calibration(name="near", paper="A4", frame_size=(640, 480),
+                                   image_to_mat=np.diag([0.5, 0.5, 1.0]))) == []
 
 
 def test_top_down_view_puts_the_markers_where_the_page_has_them():
