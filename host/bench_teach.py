@@ -2,6 +2,7 @@
 
     python -m host.bench_teach                     # 4 cameras per set, 25 rolls each
     python -m host.bench_teach --cameras 8 --rolls 40 --sets jingle-bell-roll
+    python -m host.bench_teach --seeds 5 6 8          # particular cameras (5: a blurry one)
 
 What a player does on the device, on the synthetic camera: for each camera seed (its own
 tray, light and die set look), teach the set there as `dicewatch teach --camera
@@ -67,28 +68,36 @@ def as_reads(roll) -> list[dict]:
     return [{"face": d.face, "x": d.x, "y": d.y, "confidence": d.confidence} for d in roll.dice]
 
 
-def bench_set(dice_set: str, cameras: int, rolls: int, shots: int) -> None:
+def camera_seeds(cameras: int) -> list[int]:
+    """The default cameras: seeds 1000, 1017, 1034, ... (each its own tray, light and die look)."""
+    return [1000 + 17 * n for n in range(cameras)]
+
+
+def bench_set(dice_set: str, seeds: list[int], rolls: int, shots: int) -> None:
     from host.demo_table import teach_at_synthetic_camera
     from host.loop import dice_reader
     from vision.bench.scoring import Tally
     tallies = {"taught at the camera": Tally(), "built-in stand-ins": Tally()}
-    checks, throws, started = [], 0, time.perf_counter()
+    checks, per_camera, throws, started = [], [], 0, time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="dicewatch-bench-") as folder:
         builtin_data = Path(folder) / "built-in"  # nothing taught there: the built-in set
-        for n in range(cameras):
-            seed = 1000 + 17 * n
+        for seed in seeds:
             data = Path(folder) / f"camera-{seed}"
             right, total = teach_at_synthetic_camera(dice_set, seed, data, shots=shots)
             checks.append(f"{right}/{total}")
             readers = {"taught at the camera": lambda cal, data=data: dice_reader(dice_set, data, cal),
                        "built-in stand-ins": lambda cal: dice_reader(dice_set, builtin_data, cal)}
+            here = Tally()
             for truth, reads in settled_reads(dice_set, seed, rolls, readers):
                 throws += 1
+                here.add(as_labels(truth), as_reads(reads["taught at the camera"]))
                 for name, roll in reads.items():
                     tallies[name].add(as_labels(truth), as_reads(roll))
-    print(f"{dice_set}: {cameras} cameras, {throws} settled throws read, "
+            per_camera.append(f"{seed}: {here.right}/{here.labelled}")
+    print(f"{dice_set}: {len(seeds)} cameras, {throws} settled throws read, "
           f"{tallies['taught at the camera'].labelled} dice ({time.perf_counter() - started:.0f} s)")
     print(f"  teaching self-check per camera (examples read right when left out): {', '.join(checks)}")
+    print(f"  taught set per camera (seed: dice read right / thrown): {', '.join(per_camera)}")
     for name, tally in tallies.items():
         sure = [ok for conf, ok in tally.readings if conf >= 0.9]
         print(f"  {name:22s} per die {tally.per_die:6.1%}  recall {tally.recall:6.1%}  "
@@ -99,7 +108,9 @@ def bench_set(dice_set: str, cameras: int, rolls: int, shots: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m host.bench_teach", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cameras", type=int, default=4, help="camera seeds per set (default 4)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--cameras", type=int, default=4, help="camera seeds per set: 1000, 1017, ... (default 4)")
+    which.add_argument("--seeds", type=int, nargs="+", metavar="SEED", help="these camera seeds instead")
     parser.add_argument("--rolls", type=int, default=25, help="throws per camera (default 25)")
     parser.add_argument("--shots", type=int, default=8, help="teaching pictures per face (default 8)")
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated (default {','.join(SETS)})")
@@ -113,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
     cv2.setNumThreads(1)
     for dice_set in sets:
-        bench_set(dice_set, args.cameras, args.rolls, args.shots)
+        bench_set(dice_set, args.seeds or camera_seeds(args.cameras), args.rolls, args.shots)
     return 0
 
 

@@ -1,6 +1,8 @@
 """host/bench_teach.py: every settled throw read once and scored against what was thrown."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from host import bench_teach
@@ -27,8 +29,32 @@ def test_each_throw_is_read_once_and_counted_like_the_scorer(tmp_path):
     assert tally.recall >= 0.9
 
 
+def test_the_default_cameras_and_chosen_ones():
+    assert bench_teach.camera_seeds(3) == [1000, 1017, 1034]
+
+
+def test_chosen_cameras_are_taught_and_read_and_reported_each(monkeypatch, capsys):
+    """``--seeds`` picks the cameras (a hard one, say); each camera's figure is printed."""
+    taught, read = [], []
+    monkeypatch.setattr("host.demo_table.teach_at_synthetic_camera",
+                        lambda dice_set, seed, data, shots: taught.append(seed) or (47, 48))
+
+    def one_throw(dice_set, seed, rolls, readers):
+        read.append(seed)
+        truth = [SimpleNamespace(face="BELL", x=10.0, y=10.0, w=20.0, h=20.0)]
+        seen = SimpleNamespace(dice=[SimpleNamespace(face="BELL" if seed == 5 else "GIFT", x=10.0, y=10.0,
+                                                     confidence=0.95)])
+        yield truth, {name: seen for name in readers}
+    monkeypatch.setattr(bench_teach, "settled_reads", one_throw)
+    assert bench_teach.main(["--seeds", "5", "8", "--rolls", "1", "--sets", "jingle-bell-roll"]) == 0
+    out = capsys.readouterr().out
+    assert taught == read == [5, 8]
+    assert "(seed: dice read right / thrown): 5: 1/1, 8: 0/1" in out and "47/48, 47/48" in out
+
+
 @pytest.mark.parametrize("argv, message", [(["--sets", "yahtzee"], "'yahtzee' is not one of"),
-                                           (["--shots", "3"], "--shots at least 5")])
+                                           (["--shots", "3"], "--shots at least 5"),
+                                           (["--cameras", "2", "--seeds", "5"], "not allowed with argument")])
 def test_bad_flags_say_what_was_expected(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         bench_teach.main(argv)
