@@ -36,7 +36,7 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_REPROJECTION_PX = 3.0
 
 
-DIE_MM = 16.0            # a standard die's edge, for the die-size advice
+DIE_MM = 16.0            # a standard die's edge (mm): the die-size advice, the tray finder's default
 SLANT_ADVISE_DEG = 20.0  # a camera further than this from straight down is told to straighten
 SMALL_DIE_PX = 20.0      # dice smaller than this (pixels across) are hard to read
 

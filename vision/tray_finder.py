@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibrate import empty_tray
+from vision.calibrate import DIE_MM, empty_tray
 from vision.pips import DARK_LEVEL, bright_end, unsharp
 
 WORK_DIE_PX = 20.0       # dice are looked at this size (pixels) or smaller
@@ -128,7 +128,7 @@ class TrayFinder:
     ``find`` for ``FoundDie`` with the outlines.
     """
 
-    def __init__(self, calibration, *, die_mm: float = 16.0, margin_mm: float = 5.0,
+    def __init__(self, calibration, *, die_mm: float = DIE_MM, margin_mm: float = 5.0,
                  sensitivity: float = 1.0):
         empty_tray(calibration)
         if not SIZE_RANGE_MM[0] <= die_mm <= SIZE_RANGE_MM[1]:

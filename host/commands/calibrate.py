@@ -25,7 +25,7 @@ import cv2
 
 from host import paths
 from host.cli import UsageError
-from vision.calibrate import Calibration, CalibrationError, calibrate, view_advice
+from vision.calibrate import DIE_MM, Calibration, CalibrationError, calibrate, view_advice
 from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
 from vision.tray_finder import TrayFinder
 
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"calibration {name!r} saved to {path}: {calibration.paper} mat in {w}x{h} frames, "
           f"{calibration.mm_per_pixel:.3f} mm per pixel at the mat's centre, "
           f"markers fit to {calibration.reprojection_px:.2f} px; the camera looks "
-          f"{calibration.slant_deg():.0f} degrees from straight down, a 16 mm die is "
+          f"{calibration.slant_deg():.0f} degrees from straight down, a {DIE_MM:.0f} mm die is "
           f"{smallest:.0f}-{largest:.0f} px across in the rolling area")
     for advice in view_advice(calibration):
         print(advice, file=sys.stderr)
