@@ -388,19 +388,6 @@ def calibrate(frames: Iterable[np.ndarray], *, name: str = "default", background
                        created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
 
-def _focal_px(centred: np.ndarray, width: int) -> float:
-    """The focal length (pixels) of a mat -> image homography with the principal point moved
-    to the origin (``camera_slant_deg``), or a camera-like one where it cannot be told."""
-    a, b = centred[:, 0], centred[:, 1]
-    p = np.array([a[0] * b[0] + a[1] * b[1], a[0] ** 2 + a[1] ** 2 - b[0] ** 2 - b[1] ** 2])
-    q = np.array([a[2] * b[2], a[2] ** 2 - b[2] ** 2])
-    inverse_f2 = -float(p @ q) / max(float(p @ p), 1e-30)
-    focal = 1.0 / math.sqrt(inverse_f2) if inverse_f2 > 0 else 0.0
-    if not 0.2 * width <= focal <= 10.0 * width:
-        focal = 0.8 * width  # about a Pi camera's or a webcam's field of view
-    return focal
-
-
 def camera_slant_deg(mat_to_image: np.ndarray, frame_size: tuple[int, int]) -> float:
     """The angle between the camera's line of sight and the mat's perpendicular, in degrees,
     from the mat -> image homography alone.
@@ -413,77 +400,16 @@ def camera_slant_deg(mat_to_image: np.ndarray, frame_size: tuple[int, int]) -> f
     w, h = frame_size
     centred = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]]) @ np.asarray(mat_to_image, float)
     a, b = centred[:, 0], centred[:, 1]
-    focal = _focal_px(centred, w)
+    p = np.array([a[0] * b[0] + a[1] * b[1], a[0] ** 2 + a[1] ** 2 - b[0] ** 2 - b[1] ** 2])
+    q = np.array([a[2] * b[2], a[2] ** 2 - b[2] ** 2])
+    inverse_f2 = -float(p @ q) / max(float(p @ p), 1e-30)
+    focal = 1.0 / math.sqrt(inverse_f2) if inverse_f2 > 0 else 0.0
+    if not 0.2 * w <= focal <= 10.0 * w:
+        focal = 0.8 * w  # about a Pi camera's or a webcam's field of view
     r1 = np.array([a[0] / focal, a[1] / focal, a[2]])
     r2 = np.array([b[0] / focal, b[1] / focal, b[2]])
     normal = np.cross(r1 / np.linalg.norm(r1), r2 / np.linalg.norm(r2))
     return float(math.degrees(math.acos(min(1.0, abs(normal[2]) / np.linalg.norm(normal)))))
-
-
-# Below this slant the focal length, and so the camera's height, cannot be told from the
-# homography (``camera_slant_deg``): a die's crop is then its box, as it always was.
-TOP_FACE_MIN_SLANT_DEG = 2.0
-
-
-def plane_homographies(mat_to_image: np.ndarray, frame_size: tuple[int, int]):
-    """``z -> 3x3 homography`` from the plane ``z`` mm above the mat (mat millimetres) to
-    image pixels, for the camera the mat -> image homography implies: K [r1 r2 z*r3 + t].
-
-    The focal length is ``camera_slant_deg``'s (principal point at the frame's centre); the
-    homography's scale follows from r1 and r2 being unit vectors, so t is in millimetres,
-    and r3's sign puts +z on the camera's side of the mat."""
-    w, h = frame_size
-    H = np.asarray(mat_to_image, float)
-    centred = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]]) @ H
-    focal = _focal_px(centred, w)
-    k = np.array([[focal, 0.0, w / 2], [0.0, focal, h / 2], [0.0, 0.0, 1.0]])
-    m = np.linalg.solve(k, H)
-    scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
-    if m[2, 2] < 0:
-        scale = -scale  # the mat lies in front of the camera
-    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
-    r3 = np.cross(r1, r2)
-    r3 /= np.linalg.norm(r3)
-    camera = -np.linalg.solve(np.column_stack([r1, r2, r3]), t)
-    if camera[2] < 0:
-        r3 = -r3
-    return lambda z: k @ np.column_stack([r1, r2, z * r3 + t])
-
-
-def top_face_box(box: tuple[float, float, float, float], mat_to_image: np.ndarray,
-                 frame_size: tuple[int, int], die_mm: float = DIE_MM) -> tuple[float, float, float, float]:
-    """Where a die's top face lies in its box (centre x, y; size w, h, frame pixels) on a
-    calibrated mat: the box with the die's sides taken off.
-
-    Why: a die's box is its silhouette, its top face and the sides the camera sees; away
-    from the camera's nadir the sides show more, and on a high-contrast die (dark sides,
-    bright icons) they can outweigh a softened top icon in a taught reader's crop. With the
-    camera's pose (``plane_homographies``) the box's centre is taken back to the plane half a
-    die up (the die's centre), and the die's top face, a ``die_mm`` square ``die_mm`` up, is
-    projected: its centre is the crop's centre, and the box shrinks by the top face's share
-    of the whole die's extent (an axis-aligned die there), so a turned die keeps its size.
-    Below TOP_FACE_MIN_SLANT_DEG the box is returned as it is."""
-    if camera_slant_deg(mat_to_image, frame_size) < TOP_FACE_MIN_SLANT_DEG:
-        return box
-    x, y, w, h = box
-    at = plane_homographies(mat_to_image, frame_size)
-    middle = np.linalg.solve(at(die_mm / 2), np.array([x, y, 1.0]))
-    u, v = middle[0] / middle[2], middle[1] / middle[2]
-    half = die_mm / 2
-    square = np.array([[u - half, v - half, 1.0], [u + half, v - half, 1.0],
-                       [u + half, v + half, 1.0], [u - half, v + half, 1.0]])
-
-    def corners(z):
-        p = square @ at(z).T
-        return p[:, :2] / p[:, 2:]
-
-    top, bottom = corners(die_mm), corners(0.0)
-    both = np.vstack([top, bottom])
-    centre = np.array([u, v, 1.0]) @ at(die_mm).T
-    face_w, face_h = np.ptp(top, axis=0)
-    die_w, die_h = np.ptp(both, axis=0)
-    return (float(centre[0] / centre[2]), float(centre[1] / centre[2]),
-            float(w * face_w / max(die_w, 1e-9)), float(h * face_h / max(die_h, 1e-9)))
 
 
 def view_advice(calibration: Calibration, die_mm: float = DIE_MM) -> list[str]:

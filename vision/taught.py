@@ -802,20 +802,16 @@ Box = tuple[float, float, float, float]  # centre x, centre y, w, h in frame pix
 
 
 def read_boxes(frame: np.ndarray, boxes: Iterable[Box], model: FaceModel,
-               dice_set: str, notes: Sequence[str] = (), shift: float | None = None,
-               crop_boxes: Sequence[Box] | None = None) -> Roll:
+               dice_set: str, notes: Sequence[str] = (), shift: float | None = None) -> Roll:
     """Read the top face of each die box in a BGR frame; a Roll in reading order.
-    ``shift``: see ``face_crop``. ``crop_boxes``: where to crop each die (its top face on a
-    calibrated tray, ``TaughtReader.face_boxes``) when not its box. A read below
-    RESCALE_BELOW is read again from the crop box at each of RESCALE_BOXES its size, and the
-    surest of them kept (``surest_reads``)."""
+    ``shift``: see ``face_crop``. A read below RESCALE_BELOW is read again from the box
+    at each of RESCALE_BOXES its size, and the surest of them kept (``surest_reads``)."""
     boxes = list(boxes)
-    crops = boxes if crop_boxes is None else list(crop_boxes)
-    reads = model.classify_many([face_crop(frame, x, y, w, h, shift) for x, y, w, h in crops])
+    reads = model.classify_many([face_crop(frame, x, y, w, h, shift) for x, y, w, h in boxes])
     unsure = [i for i, (_, confidence) in enumerate(reads) if confidence < RESCALE_BELOW]
     if unsure:
         again = model.classify_many([face_crop(frame, x, y, w * s, h * s, shift)
-                                     for x, y, w, h in (crops[i] for i in unsure) for s in RESCALE_BOXES])
+                                     for x, y, w, h in (boxes[i] for i in unsure) for s in RESCALE_BOXES])
         reads = surest_reads(reads, unsure, again)
     dice = [Die(face=face, confidence=confidence, x=x, y=y, w=w, h=h)
             for (x, y, w, h), (face, confidence) in zip(boxes, reads)]
@@ -846,8 +842,7 @@ class TaughtReader:
     ``find_dice(frame)`` returns die boxes as (centre x, centre y, w, h) in frame pixels,
     whatever the faces show (the pip reader's detector does this). ``top_face_shift``: how
     far a crop moves up a box taller than wide (``face_crop``; None = TOP_FACE_SHIFT, for
-    photos; 0 on a calibrated tray). ``face_boxes(frame, boxes)``: where in each box to crop
-    (the top face on a calibrated tray, ``TrayFinder.face_boxes``); None: the boxes.
+    photos; 0 on a calibrated tray).
     """
 
     def __init__(self, model: FaceModel, dice_set: str,
@@ -857,17 +852,14 @@ class TaughtReader:
         self.dice_set = dice_set
         self.find_dice = find_dice
         self.top_face_shift = top_face_shift
-        self.face_boxes: Callable[[np.ndarray, Sequence[Box]], Sequence[Box]] | None = None
 
     @property
     def faces(self) -> tuple[str, ...]:
         return self.model.faces
 
     def read(self, frame: np.ndarray) -> Roll:
-        boxes = list(self.find_dice(frame))
-        crops = self.face_boxes(frame, boxes) if self.face_boxes is not None else None
-        return read_boxes(frame, boxes, self.model, self.dice_set, shift=self.top_face_shift,
-                          crop_boxes=crops)
+        return read_boxes(frame, self.find_dice(frame), self.model, self.dice_set,
+                          shift=self.top_face_shift)
 
     __call__ = read
 

@@ -356,15 +356,6 @@ class TrayFinder:
 
     __call__ = boxes
 
-    def face_boxes(self, frame: np.ndarray, boxes) -> list[tuple[float, float, float, float]]:
-        """Where each die box's top face lies (``vision.calibrate.top_face_box``): the crops a
-        taught reader is taught and read from. The boxes themselves stay as they are."""
-        from vision.calibrate import top_face_box
-        height, width = frame.shape[:2]
-        to_image = self._prepare(width, height).calibration.mat_to_image
-        die_mm = self.die_mm * self.size_ratio
-        return [top_face_box(tuple(box), to_image, (width, height), die_mm) for box in boxes]
-
 
 TIGHT_SHARE = 0.5  # strong evidence covering this share of a die's square gives its box
 MIN_COVER = 0.55  # each die cut from a blob must cover this share of its square with blob
@@ -631,7 +622,6 @@ def with_finder(reader, finder: TrayFinder):
     if hasattr(reader, "find_dice"):
         reader.find_dice = finder
         reader.top_face_shift = 0.0
-        reader.face_boxes = finder.face_boxes
         return reader
     if callable(getattr(reader, "find", None)) and callable(getattr(reader, "logits", None)):
         from vision.pips import Find

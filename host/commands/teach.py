@@ -399,13 +399,6 @@ class CameraSession:
             return self.tray_finder(frame)
         return taught.find_by_background(frame, self.background)
 
-    def face_box(self, frame, box):
-        """Where to crop a die ``box`` for teaching: as the device's reads crop it (its top
-        face on a calibrated tray, ``TrayFinder.face_boxes``), else the box."""
-        if self.tray_finder is not None:
-            return self.tray_finder.face_boxes(frame, [box])[0]
-        return box
-
     def off_the_mat(self, frame) -> bool:
         """For a frame where the calibrated tray's finder found no die: does anything still
         differ from the empty tray (a die off the mat's areas, where it does not look)?
@@ -500,7 +493,7 @@ def capture_examples(session: CameraSession, faces: list[str], shots: int, conso
             if len(boxes) != 1:
                 console.say(f"I see {len(boxes)} dice; leave exactly one die in the tray")
                 continue
-            x, y, w, h = session.face_box(frame, boxes[0])
+            x, y, w, h = boxes[0]
             # the camera over the tray: a box's extra height is shadow, not a slanted view
             crops.append(taught.face_crop(frame, x, y, w, h, shift=0.0))
             console.say(f"{face}: picture {len(crops)} of {shots}", picture=True)

@@ -9,7 +9,7 @@ import pytest
 
 from vision import mat, synth
 from vision.calibrate import (Calibration, CalibrationError, annotate_roll, calibrate, camera_slant_deg, find_markers,
-                              top_face_box, view_advice)
+                              view_advice)
 from vision.roll import KEEP, ROLLING, Roll
 
 GRID = np.array([[u, v] for u in np.linspace(10, 287, 7) for v in np.linspace(10, 200, 5)])
@@ -283,34 +283,3 @@ def test_an_out_of_focus_camera_still_finds_the_markers(size, sigma):
     back = cv2.perspectiveTransform(in_image[None], calibration.image_to_mat)[0]
     assert np.abs(back - GRID).max() < 1.5  # millimetres
     assert calibration.edge_blur_px() > calibrate([image] * 3).edge_blur_px() + 1.0
-
-
-def _die_in_image(table, u, v, side=synth.DIE_MM):
-    """A die lying square on the mat at mat point (u, v) mm under the rendered camera: its
-    silhouette's box (centre x, y, w, h) and where its top face's centre is in the picture."""
-    x, y, _ = table._table_from_mat() @ [u, v, 1.0]
-    offsets = [(dx, dy, z) for dx in (-side / 2, side / 2) for dy in (-side / 2, side / 2) for z in (0.0, side)]
-    corners = table.camera.project(np.array([[x + dx, y + dy, z] for dx, dy, z in offsets]))
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    top = table.camera.project(np.array([[x, y, side]]))[0]
-    return ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0), top
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_dice_top_face_is_found_in_its_box_under_a_slanted_camera(seed):
-    """The calibration's homography alone gives the camera's pose: a die's top face, projected
-    from its box, lies where the rendered camera shows it (its sides taken off the box)."""
-    table = synth.Table((1280, 720), seed, background="mat", tilt_deg=20)
-    assert _true_slant(table) > 5
-    for u in (40, 150, 260):
-        for v in (40, 105, 170):
-            box, top = _die_in_image(table, u, v)
-            x, y, w, h = top_face_box(box, table.image_from_mat, table.size)
-            assert np.hypot(x - top[0], y - top[1]) < 2.0
-            assert w <= box[2] and h <= box[3]
-
-
-def test_a_straight_down_camera_crops_dice_at_their_boxes():
-    """Straight down, the camera's height cannot be told: the top face's box is the die's box."""
-    box = (320.0, 200.0, 30.0, 34.0)
-    assert top_face_box(box, np.diag([2.0, 2.0, 1.0]), (640, 480)) == box
