@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.bench_teach import as_labels, as_reads
 from host.presenters import counted
 from vision.bench.scoring import Tally
 
@@ -103,8 +104,7 @@ def answer_check(loop, on_table) -> bool:
 def tally_read(tally: Tally, roll, on_table) -> None:
     """Count one settled read against the dice that lay on the table (as the photo benchmarks
     count: vision.bench.scoring), so the confidence the device asks below can be judged."""
-    tally.add([{"face": d.face, "x": d.x, "y": d.y, "w": d.w, "h": d.h} for d in on_table],
-              [{"face": d.face, "x": d.x, "y": d.y, "confidence": d.confidence} for d in roll.dice])
+    tally.add(as_labels(on_table), as_reads(roll))
 
 
 def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> list[str]:

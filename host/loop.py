@@ -26,7 +26,7 @@ import queue
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Sequence
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
@@ -222,7 +222,6 @@ def crowded_out(roll, count: int):
             kept.append(die)
     if len(kept) != count:
         return roll
-    from dataclasses import replace
     chosen = {id(d) for d in kept}
     return replace(roll, dice=tuple(d for d in dice if id(d) in chosen),
                    notes=tuple(roll.notes) + (f"{len(dice) - count} find(s) on another die's place left out",))
@@ -351,14 +350,13 @@ class FrameWatcher:
 
     def on_the_mat(self, roll, image):
         """With a calibrated tray: each die's area, and only the dice in the rolling or keep area."""
-        from dataclasses import replace as replaced
         from vision.calibrate import annotate_roll
         if not roll.frame_size[0]:
-            roll = replaced(roll, frame_size=(image.shape[1], image.shape[0]))
+            roll = replace(roll, frame_size=(image.shape[1], image.shape[0]))
         roll = annotate_roll(roll, self.calibration)
         kept = tuple(d for d in roll.dice if d.area != "outside")
         self.outside += len(roll.dice) - len(kept)
-        return replaced(roll, dice=kept)
+        return replace(roll, dice=kept)
 
 
 EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed

@@ -506,15 +506,16 @@ def dice_spanned(pts: np.ndarray, side: float) -> int:
     return dice_along(rw, side) * dice_along(rh, side)
 
 
-def dice_side_by_side(parts: list[np.ndarray], pts: np.ndarray, side: float) -> bool:
+def dice_side_by_side(parts: list[np.ndarray], holds: int, side: float) -> bool:
     """Whether a blob cut into ``parts`` is that many dice touching side by side (in a row, an
-    L, a pair). Pale dice on the pale mat leave a blob too thin to cover their squares well
+    L, a pair); ``holds``: the most dice the blob's shape holds (``dice_spanned``). Pale dice
+    on the pale mat leave a blob too thin to cover their squares well
     (``MIN_COVER``), as one pale die's is too thin for its area; its shape still tells: big
     enough for that many dice (``dice_spanned``; for two, ``PAIR_LENGTH`` dice long: on the
     tuning scenes, seeds 500-539, single dice' blobs were at most 1.67 dice long, pale pairs
     taken for one die 2.05 and more) and each part spanning a die (``spans_a_die``). The
     squares' score still decides between the counts."""
-    return (len(parts) >= 2 and len(parts) <= dice_spanned(pts, side)
+    return (2 <= len(parts) <= holds
             and all(spans_a_die(part, side) for part in parts))
 
 
@@ -547,7 +548,8 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
         yield (*_square_of(pts), pts)
         return
     # pale dice leave less area than they cover: as many as the blob's shape holds may be there
-    most = min(MAX_DICE_PER_BLOB, max(n0 + 1, dice_spanned(pts, side)))
+    holds = dice_spanned(pts, side)
+    most = min(MAX_DICE_PER_BLOB, max(n0 + 1, holds))
     candidates = list(range(max(1, n0 - 1), most + 1))
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)
@@ -583,7 +585,7 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
             cv2.fillPoly(one, [np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
             each.append(cv2.countNonZero(one & blob) / max(cv2.countNonZero(one), 1))
         poorly_covered = n > 1 and min(each) < MIN_COVER
-        pale_side_by_side = poorly_covered and dice_side_by_side(parts, pts, side)
+        pale_side_by_side = poorly_covered and dice_side_by_side(parts, holds, side)
         if poorly_covered and not pale_side_by_side:
             continue  # a square mostly off the blob: a shadow or a die's side, not another die
         both = float(cv2.countNonZero(cover & blob))

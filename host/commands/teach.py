@@ -91,9 +91,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             kept = taught_examples(args.dice, data)
         except TeachInputError as exc:
-            for line in exc.problems:
-                print(f"dicewatch teach: {line}", file=sys.stderr)
-            return 1
+            return exc.report()
     elif not args.replace and dicesets.exists(args.dice, data):
         kind = "built-in" if args.dice in dicesets.FACE_SETS else "taught"
         print(f"dicewatch teach: a {kind} die set named {args.dice!r} already exists; "
@@ -112,9 +110,7 @@ def run(args: argparse.Namespace) -> int:
             if kept is not None:
                 examples = with_added(args.dice, kept, examples)
         except TeachInputError as exc:
-            for line in exc.problems:
-                print(f"dicewatch teach: {line}", file=sys.stderr)
-            return 1
+            return exc.report()
         where = str(args.folder) if kept is None else f"its pictures and those in {args.folder}"
     else:
         if args.shots < MIN_PHOTOS:
@@ -128,6 +124,12 @@ class TeachInputError(ValueError):
     def __init__(self, problems: list[str]):
         super().__init__("; ".join(problems))
         self.problems = problems
+
+    def report(self) -> int:
+        """Print every problem, one line each, and give the exit status (1)."""
+        for line in self.problems:
+            print(f"dicewatch teach: {line}", file=sys.stderr)
+        return 1
 
 
 def face_list(args: argparse.Namespace) -> list[str]:
@@ -155,13 +157,14 @@ def face_list(args: argparse.Namespace) -> list[str]:
 def taught_examples(name: str, data) -> dict[str, list]:
     """The pictures of the taught set ``name``, to add to (``--add``)."""
     from vision import dicesets
-    if not dicesets.exists(name, data) or dicesets.load_set(name, data).origin != "taught":
+    stored = dicesets.load_set(name, data) if dicesets.exists(name, data) else None
+    if stored is None or stored.origin != "taught":
         what = ("holds the built-in rendered stand-ins, not pictures of your dice"
                 if name in dicesets.FACE_SETS else "is not a taught die set")
         raise TeachInputError([f"--add: {name!r} {what}; teach your dice first (without --add"
                                f"{', with --replace' if name in dicesets.FACE_SETS else ''}), "
                                f"then add pictures to them"])
-    return dicesets.example_crops(dicesets.load_set(name, data))
+    return dicesets.example_crops(stored)
 
 
 def with_added(name: str, kept: dict[str, list], added: dict[str, list]) -> dict[str, list]:
