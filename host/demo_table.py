@@ -266,7 +266,7 @@ class DemoTable(ScriptedPlayers):
                 self.press("next")  # the same faces as before: tell the box it was a roll
             if self.state.roll_number == rolls_before:
                 found = self.camera.last_read_faces()
-                why = (f"found {len(found)} dice" if len(found) != len(truth)
+                why = (f"found {how_many_dice(len(found))}" if len(found) != len(truth)
                        else f"read {' '.join(found)}, refused by the rules")
                 self.stats.misreads.append(Misread(player, roll_number, 0, " ".join(truth), why, 0.0,
                                                    "the dice entered with the knob"))

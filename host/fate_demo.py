@@ -129,7 +129,7 @@ class FateDemo(ScriptedPlayers):
             self.settle_read(truth)
         if len(self.table.session.events) == events_before:
             found = self.camera.last_read_faces()
-            why = f"found {len(found)} dice" if len(found) != count else f"read {' '.join(found)}, refused"
+            why = f"found {how_many_dice(len(found))}" if len(found) != count else f"read {' '.join(found)}, refused"
             self.stats.misreads.append(Misread(self.state.current_player, self.turns, 0, " ".join(truth), why, 0.0,
                                                "the box asked again; the dice entered with the knob"))
             self.press("push")
@@ -220,7 +220,7 @@ class FateDemo(ScriptedPlayers):
             if self.state.phase == "penalty":
                 dice = self.state.dice_due
                 truth = self.throw(dice)
-                self.say(f"completed the Christmas romance card: its roll ({dice} dice) {' '.join(truth)}")
+                self.say(f"completed the Christmas romance card: its roll ({how_many_dice(dice)}) {' '.join(truth)}")
                 continue
             if self.state.phase != "play":
                 return
@@ -280,7 +280,7 @@ class FateDemo(ScriptedPlayers):
         if not self.loop.virtual_fate:
             first = self.first_read
             self.stats.first_reads.append((dice, len(first), true_snow, first.count(state.snowflake)))
-        self.say(f"fate rolls {dice} dice ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
+        self.say(f"fate rolls {how_many_dice(dice)} ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
                  f"{'snowflake' if read_snow == 1 else 'snowflakes'}; {state.snowflakes_frozen}/"
                  f"{state.fate_dice_total} {snowflakes_gone(state)} "
                  f"(was {frozen_before})")

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
 from host.menus import BACK, UNSEEN, Menu, ScoreWizard, character_menu, die_menu, face_menu, table_menu
-from host.presenters import DieView, Screen, Status, tell
+from host.presenters import DieView, Screen, Status, how_many_dice, tell
 from host.session_store import ANSWERS, EVENT, NOTE, PLACES, UNDO, StoredSession
 from rules.core import RuleError
 from vision.roll import Throw
@@ -940,7 +940,7 @@ class TableLoop:
         if len(faces) != DICE:
             # too many: which are not dice is anybody's guess, ask about all; too few: the unseen and the unsure
             self.unusable_read = (faces[:DICE], confidences[:DICE], len(faces) > DICE)
-            self._error(f"I see {len(faces)} dice", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
+            self._error(f"I see {how_many_dice(len(faces))}", f"Jingle Bell Roll needs all {DICE} dice in view of the camera.",
                         "Move them into the tray and they are read again, or push the knob to enter the dice.")
             return
         self.unusable_read = None

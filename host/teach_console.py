@@ -22,7 +22,7 @@ import time
 from typing import Callable, Sequence, TextIO
 
 from host.devices import ATTENTION, READ_OK, WAITING
-from host.presenters import PROMPT, ROLL, DieView, Screen, Status, tell
+from host.presenters import PROMPT, ROLL, DieView, Screen, Status, how_many_dice, tell
 
 GO, STOP = True, False
 #: what each button or knob command (host.presenters.COMMANDS) answers; turning the knob and
@@ -162,10 +162,10 @@ class TeachConsole:
         or None when nobody can answer (``wait`` off)."""
         marks = " ".join(f + ("?" if c < unsure_below else "") for f, c in zip(faces, confidences))
         unsure = sum(c < unsure_below for c in confidences)
-        self._print(f"read: {marks}  ({len(faces)} dice, {unsure} unsure)")
+        self._print(f"read: {marks}  ({how_many_dice(len(faces))}, {unsure} unsure)")
         dice = tuple(DieView(face, confidence=c, flagged=c < unsure_below) for face, c in zip(faces, confidences))
         self._show(Screen(ROLL, title=title, dice=dice, dice_set=dice_set,
-                          footer=CONFIRM_FOOTER if self.wait else f"{len(faces)} dice, {unsure} unsure"))
+                          footer=CONFIRM_FOOTER if self.wait else f"{how_many_dice(len(faces))}, {unsure} unsure"))
         if not self.wait:
             return None
         if self.read_terminal:

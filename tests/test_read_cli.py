@@ -46,6 +46,13 @@ def test_plain_output_gives_faces_and_total(photo, capsys):
     assert out.startswith(f"{photo}: ") and "total 13" in out and "3 dice" in out
 
 
+def test_a_single_die_is_one_die_not_one_dice():
+    from host.commands.read import format_line
+    from vision.roll import Die, Roll
+    roll = Roll((Die(face="4", confidence=0.95, x=10.0, y=10.0, w=20.0, h=20.0),), "d6-pips", (64, 64))
+    assert format_line("photo.jpg", roll) == "photo.jpg: 4  total 4  (1 die)"
+
+
 def test_bad_images_are_reported_and_the_others_still_read(tmp_path, photo, capsys):
     text = tmp_path / "notes.jpg"
     text.write_text("this is not a photo\n")

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from host.cli import UsageError
+from host.presenters import how_many_dice
 
 NAME = "read"
 HELP = "read the dice in photos (faces, confidence, positions)"
@@ -122,7 +123,7 @@ def format_line(label: str, roll) -> str:
     if all(d.face.isdigit() for d in roll.dice):
         line += f"  total {sum(int(d.face) for d in roll.dice)}"
     unsure = len(roll.uncertain())
-    line += f"  ({len(roll.dice)} dice" + (f", {unsure} unsure" if unsure else "") + ")"
+    line += f"  ({how_many_dice(len(roll.dice))}" + (f", {unsure} unsure" if unsure else "") + ")"
     return line
 
 

@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 
 from host.cli import UsageError
+from host.presenters import how_many_dice
 
 NAME = "teach"
 HELP = "teach a die set with custom faces (from photos or at the camera)"
@@ -652,7 +653,7 @@ def teach_with(session: CameraSession, console, args: argparse.Namespace, faces:
                                   [d.confidence for d in roll.dice], args.dice)
         if session.synthetic:
             right_dice = sum(min(roll.faces.count(f), check_roll.count(f)) for f in set(check_roll))
-            print(f"self-check: {right_dice} of {len(check_roll)} dice read right "
+            print(f"self-check: {right_dice} of {how_many_dice(len(check_roll))} read right "
                   f"(rolled {' '.join(sorted(check_roll))})")
         break
     if not read_any:

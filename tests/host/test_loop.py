@@ -149,6 +149,8 @@ def test_wrong_number_of_dice_is_an_error_and_an_empty_tray_is_ignored(table):
     count = len(screen.screens)
     loop.on_read(roll_of([]))
     assert len(screen.screens) == count and table.state.roll_number == 0
+    loop.on_read(roll_of(FIRST[:1]))
+    assert screen.screens[-1].title == "I see 1 die"
 
 
 def test_scoring_with_the_knob_gift_recipients_and_a_letter(table):
