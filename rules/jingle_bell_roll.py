@@ -953,7 +953,8 @@ def status(state: State) -> str:
         if state.instant_win:
             return f"Game over: {winner} rolled 7 BELLS and wins at once"
         top = max(p.points for p in state.players)
-        return f"Game over after {state.round} round(s): {winner} wins with {top} points"
+        rounds = f"{state.round} round" + ("" if state.round == 1 else "s")
+        return f"Game over after {rounds}: {winner} wins with {top} points"
     when = (f"Tie-break round between {', '.join(state.players[i].name for i in state.contenders)}"
             if state.phase == "tie-break" else
             f"Round {state.round} of {state.rules.rounds} (December {state.day})")

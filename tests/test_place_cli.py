@@ -16,7 +16,7 @@ def test_builtin_example_lists_placements_and_suggests_the_biggest(capsys):
     code, out, err = run(capsys, "stage1-meet-cute", "--roll", "SNOWFLAKE,FACE-2,FACE-2,FACE-3")
     assert code == 0, err
     assert "meet cute (stage 1, 0/4 dice placed)" in out
-    assert "6 legal placement(s):" in out
+    assert "6 legal placements:" in out
     assert ("suggested (fills the most locations, 3): SNOWFLAKE at row 1 col 1, FACE-2 at row 1 col 2, "
             "FACE-2 at row 1 col 3") in out
     assert "*SNOWFLAKE*" in out

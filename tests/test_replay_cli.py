@@ -23,7 +23,7 @@ def replay(capsys, *args):
 def test_the_whole_game_replays_to_its_final_scoreboard(capsys):
     code, out, err = replay(capsys, GAME_FILE)
     assert code == 0, err
-    assert "Game over after 5 round(s): Chris wins with 76 points" in out
+    assert "Game over after 5 rounds: Chris wins with 76 points" in out
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("Player"))
     assert "Points" in header and "Letters" in header

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from host import paths
 from host.cli import UsageError
+from host.presenters import counted
 from host.config import ConfigError, line_of_key, load_toml
 from host.presenters import how_many_dice
 from rules import placement
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     if len(options) >= placement.MAX_RESULTS:
         print(f"(stopped after {placement.MAX_RESULTS} placements; the suggestion is the best among them)")
     shown = options if args.all else options[:SHOWN]
-    print(f"{len(options)} legal placement(s){'' if len(shown) == len(options) else f', the first {len(shown)}'}:")
+    print(f"{counted(len(options), 'legal placement', 'legal placements')}{'' if len(shown) == len(options) else f', the first {len(shown)}'}:")
     for number, option in enumerate(shown, start=1):
         print(f"  {number:>2}. {how_many_dice(len(option))}: {describe(option)}")
     print(f"\nsuggested (fills the most locations, {len(best)}): {describe(best)}")

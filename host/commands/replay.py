@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from host.cli import UsageError
+from host.presenters import counted
 from rules import get_game
 from rules.core import ReplayError, RuleError, format_table, load_replay
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"file": str(args.file), "game": game.name, "events": len(session.events),
                           "status": status, "state": game.to_json(state)}, indent=2))
         return 0
-    print(f"{game.title}, {len(session.events)} event(s) from {args.file}")
+    print(f"{game.title}, {counted(len(session.events), 'event', 'events')} from {args.file}")
     print(status)
     print()
     print(format_table(game.scoreboard(state)))

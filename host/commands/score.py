@@ -19,6 +19,7 @@ from typing import Any
 
 from host import paths
 from host.cli import UsageError
+from host.presenters import counted
 from host.config import ConfigError, line_of_key, load_toml
 from rules import RuleError
 from rules import jingle_bell_roll as jbr
@@ -151,12 +152,12 @@ def describe(faces: tuple[str, ...], result: jbr.Scoring, stacks=(2, 3, 4, 5)) -
     if result.points == 0:
         lines.append("A score of 0: draw two gift cards and keep one.")
     if result.gift_cards_to_deal:
-        lines.append(f"Deal {result.gift_cards_to_deal} gift card(s) to other players (one per GIFT).")
+        lines.append(f"Deal {counted(result.gift_cards_to_deal, 'gift card', 'gift cards')} to other players (one per GIFT).")
     if result.draws:
-        lines.append(f"Draw {result.draws} gift card(s) for yourself.")
+        lines.append(f"Draw {counted(result.draws, 'gift card', 'gift cards')} for yourself.")
     if result.stamps in stacks:
         lines.append(f"{result.stamps} stamps: you may take the top letter of the {result.stamps}-stamp stack.")
     elif result.stamps:
-        lines.append(f"{result.stamps} stamp(s): no letter (a letter needs exactly "
+        lines.append(f"{counted(result.stamps, 'stamp', 'stamps')}: no letter (a letter needs exactly "
                      f"{', '.join(map(str, stacks))} stamps).")
     return "\n".join(lines)
