@@ -35,9 +35,8 @@ from pathlib import Path
 
 from host import paths
 from host.cli import UsageError
-from host.presenters import counted
 from host.config import ConfigError, line_of_key, load_toml
-from host.presenters import how_many_dice
+from host.presenters import counted, how_many_dice
 from rules import placement
 from rules.dice import FACE_SETS
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from host import paths
 from host.cli import UsageError
-from host.presenters import counted
 from host.config import ConfigError, line_of_key, load_toml
+from host.presenters import counted
 from rules import RuleError
 from rules import jingle_bell_roll as jbr
 from rules.jingle_bell_roll_cards import CHARACTERS, FACES, GIFT_CARDS, lookup
