@@ -471,13 +471,7 @@ class FateLoop(TableLoop):
             else:
                 self._open_phase_menu()
             return
-        if command == "undo":
-            self._undo()
-            return
-        if command == "next":
-            self._next()
-            return
-        raise RuleError(f"unknown command {command!r}")
+        self._undo_next_or_refuse(command)
 
     def _open_phase_menu(self) -> None:
         phase = self.state.phase

@@ -666,13 +666,17 @@ class TableLoop:
         if command in ("undo", "next") and self.showing_notice and self.pending is None:
             self.show_home()  # the first press after an error only puts it away; it never undoes a roll
             return
+        self._undo_next_or_refuse(command)
+
+    def _undo_next_or_refuse(self, command: str) -> None:
+        """What every table does with a command its own handling left: Undo takes back, Next
+        skips a question or counts a roll that came out the same, anything else is refused."""
         if command == "undo":
             self._undo()
-            return
-        if command == "next":
+        elif command == "next":
             self._next()
-            return
-        raise RuleError(f"unknown command {command!r}")
+        else:
+            raise RuleError(f"unknown command {command!r}")
 
     def _choose(self, menu: Menu) -> None:
         value = menu.chosen.value
