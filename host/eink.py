@@ -83,6 +83,23 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[st
     return lines or [""]
 
 
+def packed_lines(draw: ImageDraw.ImageDraw, parts: list[str], size: int, width: int, room: int) -> list[str]:
+    """``parts`` (a score's breakdown, one item each) on at most ``room`` lines of ``width``
+    pixels: each part on its own line when there is room; else as many parts to a line,
+    joined with " · ", as fit; what still does not fit goes on the last line (shortened when
+    drawn). On the smallest panel a breakdown of three short items then reads whole."""
+    if len(parts) <= room:
+        return list(parts)
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and (text_width(draw, joined, size) <= width or len(lines) == room):
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
+
+
 # -- face icons ----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=256)
@@ -239,10 +256,7 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         line_size = int(u * 10)
         step = int(line_size * 1.25)
         room = max(1, (h - band - y) // step)
-        lines = list(screen.lines)
-        if len(lines) > room:
-            lines = lines[:room - 1] + [" · ".join(lines[room - 1:])]
-        for line in lines:
+        for line in packed_lines(draw, list(screen.lines), line_size, w - int(u * 12), room):
             draw.text((int(u * 6), y), fit_text(draw, line, line_size, w - int(u * 12)), font=font(line_size),
                       fill=BLACK)
             y += step

@@ -197,3 +197,18 @@ def test_an_inky_that_cannot_get_its_pins_is_reported_and_does_not_end_the_progr
     warned = [r.getMessage() for r in caplog.records if "e-ink update failed" in r.getMessage()]
     assert warned, "the failed refresh was not reported"
     assert all("dtoverlay=spi0-0cs" in message and "Chip Select" in message for message in warned)
+
+
+def test_a_breakdown_longer_than_the_panel_is_packed_not_cut():
+    """On the smallest panel a roll's breakdown has two lines: three short items share them
+    whole instead of the last two being joined and cut off with an ellipsis."""
+    from PIL import ImageDraw
+
+    from host.eink import packed_lines, text_width
+    draw = ImageDraw.Draw(Image.new("RGB", (250, 122)))
+    parts = ["1 MILK & COOKIE pair: 4", "1 GIFT: 2", "1 LIST (only exactly two score)"]
+    lines = packed_lines(draw, parts, 10, 238, 2)
+    assert len(lines) == 2 and " · ".join(lines) == " · ".join(parts)
+    assert all(text_width(draw, line, 10) <= 238 for line in lines)
+    assert packed_lines(draw, parts, 10, 238, 3) == parts           # room for each on its own
+    assert packed_lines(draw, ["x" * 80, "b", "c"], 10, 238, 2) == ["x" * 80, "b · c"]  # the rest on the last line
