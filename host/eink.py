@@ -194,22 +194,6 @@ def _title(draw: ImageDraw.ImageDraw, text: str, w: int, u: float, colour: int =
     return bar
 
 
-def _lines(draw, lines, top: int, w: int, h: int, u: float, size: int, colour: int = BLACK,
-           highlight: int | None = None) -> int:
-    step = int(size * 1.25)
-    y = top
-    for number, line in enumerate(lines):
-        if y + step > h:
-            break
-        if highlight is not None and number == highlight:
-            draw.rectangle((int(u * 2), y - 1, w - int(u * 2), y + step - 2), fill=RED)
-            draw.text((int(u * 6), y), fit_text(draw, "> " + line, size, w - int(u * 12)), font=font(size), fill=WHITE)
-        else:
-            draw.text((int(u * 6), y), fit_text(draw, line, size, w - int(u * 12)), font=font(size), fill=colour)
-        y += step
-    return y
-
-
 def _dice_row(draw, screen: Screen, top: int, w: int, u: float) -> int:
     count = max(1, len(screen.dice))
     gap = max(2, int(u * 3))
@@ -308,16 +292,38 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
                       font=font(int(u * 8)), fill=BLACK, anchor="md")
     elif screen.kind == MENU:
         y = _title(draw, screen.title, w, u, colour=BLACK) + int(u * 3)
-        line_size = int(u * 11)
-        step = int(line_size * 1.25)
-        room = max(1, (h - y) // step)
-        first = 0
-        if screen.highlight is not None and screen.highlight >= room:
-            first = screen.highlight - room + 1
-        shown = list(screen.lines[first:first + room])
-        highlight = None if screen.highlight is None else screen.highlight - first
-        _lines(draw, shown, y, w, h, u, line_size, highlight=highlight)
+        _menu_lines(draw, list(screen.lines), screen.highlight, y, w, h, u, int(u * 11))
     return image
+
+
+CHOSEN_LINES = 2  # lines the highlighted menu item may take, so the player reads what they choose
+
+
+def _menu_lines(draw, lines: list[str], highlight: int | None, top: int, w: int, h: int, u: float,
+                size: int) -> None:
+    """A menu's items from ``top`` down, scrolled so the ``highlight`` one shows. The items
+    are cut to the panel's width, but the highlighted one wraps onto up to CHOSEN_LINES lines
+    (on the smallest panel "Milk Mustache: turn a COOKIE into a MILK or ..." reads whole)."""
+    step, width = int(size * 1.25), w - int(u * 12)
+    room = max(1, (h - top) // step)
+    chosen: list[str] = []
+    if highlight is not None and 0 <= highlight < len(lines):
+        chosen = wrap(draw, "> " + lines[highlight], size, width)
+        if len(chosen) > CHOSEN_LINES:
+            chosen = chosen[:CHOSEN_LINES - 1] + [fit_text(draw, " ".join(chosen[CHOSEN_LINES - 1:]), size, width)]
+        chosen = chosen[:max(1, room)]
+    items = max(1, room - max(0, len(chosen) - 1))  # how many items fit beside a tall chosen one
+    first = highlight - items + 1 if highlight is not None and highlight >= items else 0
+    y = top
+    for number in range(first, min(len(lines), first + items)):
+        rows = chosen if number == highlight and chosen else [fit_text(draw, lines[number], size, width)]
+        if y + step * len(rows) > h:
+            break
+        if number == highlight:
+            draw.rectangle((int(u * 2), y - 1, w - int(u * 2), y + step * len(rows) - 2), fill=RED)
+        for row in rows:
+            draw.text((int(u * 6), y), row, font=font(size), fill=WHITE if number == highlight else BLACK)
+            y += step
 
 
 # -- panels -------------------------------------------------------------------------------------

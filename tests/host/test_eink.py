@@ -212,3 +212,19 @@ def test_a_breakdown_longer_than_the_panel_is_packed_not_cut():
     assert all(text_width(draw, line, 10) <= 238 for line in lines)
     assert packed_lines(draw, parts, 10, 238, 3) == parts           # room for each on its own
     assert packed_lines(draw, ["x" * 80, "b", "c"], 10, 238, 2) == ["x" * 80, "b · c"]  # the rest on the last line
+
+
+def test_the_chosen_menu_item_wraps_so_it_reads_whole_and_stays_in_view():
+    """On the smallest panel a long item is cut with an ellipsis, except the highlighted one,
+    which takes a second line (a red band twice as tall) and is still scrolled into view."""
+    items = ("none", "Gingerbread House: three COOKIES score 6 points",
+             "Milk Mustache: turn a COOKIE into a MILK or a MILK into a COOKIE",
+             "Lady Luck: 1 point for each BELL scored", "Hung with Care: 2 extra points for each BELL & STOCKING pair")
+
+    def red_rows(highlight: int) -> np.ndarray:
+        pixels = _pixels(render(Screen("menu", title="Gift cards played", lines=items, highlight=highlight), (250, 122)))
+        return np.flatnonzero((pixels == RED).any(axis=1))
+
+    short, long, last = red_rows(0), red_rows(2), red_rows(4)
+    assert len(long) > 1.8 * len(short) and len(last) > 1.8 * len(short)
+    assert last.max() < 122  # the last item, two lines tall, is on the panel
