@@ -530,13 +530,20 @@ def _square_of(pts: np.ndarray, side: float | None = None) -> tuple[np.ndarray, 
     return np.array([cx, cy]), square_outline(cx, cy, use + 1.0, angle), use + 1.0
 
 
-def faces_overlap(faces: list[np.ndarray], shape, origin) -> float:
-    """How much of the dice' top faces (``faces``: squares, work px) lie on one another, in work
-    pixels: squares piled up for one die. Their silhouettes' squares would also overlap for dice
-    merely touching, whose sides and shadows the blob shows once."""
-    union = np.zeros(shape, np.uint8)
-    for face in faces:
-        cv2.fillPoly(union, [np.round((face - origin) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
+def square_mask(square: np.ndarray, shape, origin) -> np.ndarray:
+    """A mask of ``shape`` with the ``square`` (work px, drawn from ``origin``) filled in at an
+    eighth of a pixel's precision."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round((square - origin) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
+    return mask
+
+
+def faces_overlap(faces: list[np.ndarray], masks: list[np.ndarray]) -> float:
+    """How much of the dice' top faces (``faces``: squares, work px; ``masks``: each drawn by
+    ``square_mask``) lie on one another, in work pixels: squares piled up for one die. Their
+    silhouettes' squares would also overlap for dice merely touching, whose sides and shadows
+    the blob shows once."""
+    union = np.bitwise_or.reduce(masks)
     return sum(float(cv2.contourArea(face.astype(np.float32))) for face in faces) - float(cv2.countNonZero(union))
 
 
@@ -555,8 +562,9 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
     x1, y1 = pts.max(axis=0)
     pad = int(side)
     shape = (int(y1 - y0) + 2 * pad + 1, int(x1 - x0) + 2 * pad + 1)
+    origin = (x0 - pad, y0 - pad)
     blob = np.zeros(shape, np.uint8)
-    local = (pts - (x0 - pad, y0 - pad)).astype(np.int32)
+    local = (pts - origin).astype(np.int32)
     blob[local[:, 1], local[:, 0]] = 1
     blob_area = float(blob.sum())
     best, best_score = None, -1.0
@@ -575,15 +583,9 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
             if any(len(p) < 3 for p in parts):
                 continue
         squares = [_square_of(p, side * math.sqrt(SILHOUETTE)) for p in parts]
-        cover = np.zeros(shape, np.uint8)
-        for _, square, _ in squares:
-            poly = np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)
-            cv2.fillPoly(cover, [poly], 1, cv2.LINE_8, 3)
-        each = []
-        for _, square, _ in squares:
-            one = np.zeros(shape, np.uint8)
-            cv2.fillPoly(one, [np.round((square - (x0 - pad, y0 - pad)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
-            each.append(cv2.countNonZero(one & blob) / max(cv2.countNonZero(one), 1))
+        masks = [square_mask(square, shape, origin) for _, square, _ in squares]
+        cover = np.bitwise_or.reduce(masks)
+        each = [cv2.countNonZero(mask & blob) / max(cv2.countNonZero(mask), 1) for mask in masks]
         poorly_covered = n > 1 and min(each) < MIN_COVER
         pale_side_by_side = poorly_covered and dice_side_by_side(parts, holds, side)
         if poorly_covered and not pale_side_by_side:
@@ -593,9 +595,11 @@ def split_blob(pts: np.ndarray, side: float, dice_area: float):
         # squares piled on one another also cover the blob: count overlap against them. Pale dice
         # side by side show their shared sides once, so only their top faces must not overlap
         # (their silhouettes' would make three in a row lose to two)
-        faces = [centre + (sq - centre) * (side + 1.0) / used if pale_side_by_side else sq
-                 for centre, sq, used in squares]
-        overlap = faces_overlap(faces, shape, (x0 - pad, y0 - pad))
+        if pale_side_by_side:
+            faces = [centre + (sq - centre) * (side + 1.0) / used for centre, sq, used in squares]
+            overlap = faces_overlap(faces, [square_mask(face, shape, origin) for face in faces])
+        else:
+            overlap = faces_overlap([sq for _, sq, _ in squares], masks)
         score = (both - overlap) / max(union, 1.0)
         if score > best_score:
             best, best_score = (parts, squares), score
