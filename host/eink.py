@@ -237,12 +237,11 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         if screen.footer:
             draw.text((int(u * 6), h - int(u * 3)), fit_text(draw, screen.footer, footer_size, w - total_w - int(u * 8)),
                       font=font(footer_size), fill=BLACK, anchor="ld")
-        line_size = int(u * 10)
+        line_size, width = int(u * 10), w - int(u * 12)
         step = int(line_size * 1.25)
         room = max(1, (h - band - y) // step)
-        for line in packed_lines(draw, list(screen.lines), line_size, w - int(u * 12), room):
-            draw.text((int(u * 6), y), fit_text(draw, line, line_size, w - int(u * 12)), font=font(line_size),
-                      fill=BLACK)
+        for line in packed_lines(draw, list(screen.lines), line_size, width, room):
+            draw.text((int(u * 6), y), fit_text(draw, line, line_size, width), font=font(line_size), fill=BLACK)
             y += step
     elif screen.kind == SCOREBOARD:
         y = _title(draw, screen.title, w, u) + int(u * 3)
@@ -311,7 +310,7 @@ def _menu_lines(draw, lines: list[str], highlight: int | None, top: int, w: int,
         chosen = wrap(draw, "> " + lines[highlight], size, width)
         if len(chosen) > CHOSEN_LINES:
             chosen = chosen[:CHOSEN_LINES - 1] + [fit_text(draw, " ".join(chosen[CHOSEN_LINES - 1:]), size, width)]
-        chosen = chosen[:max(1, room)]
+        chosen = chosen[:room]
     items = max(1, room - max(0, len(chosen) - 1))  # how many items fit beside a tall chosen one
     first = highlight - items + 1 if highlight is not None and highlight >= items else 0
     y = top
