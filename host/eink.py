@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 WHITE, BLACK, RED = 0, 1, 2
 PALETTE = [255, 255, 255, 0, 0, 0, 200, 0, 0]
 PANEL_SIZES = {"phat": (250, 122), "what": (400, 300), "7in5": (800, 480)}
+SMALLEST_TEXT = 8  # px: the smallest text drawn (the footers' size on the 2.13" panel), still legible
 
 _FONT_FILES = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
@@ -68,6 +69,14 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str
     return text + "…"
 
 
+def fitting_size(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: int) -> int:
+    """The biggest font size from ``size`` down to ``smallest`` at which ``text`` fits
+    ``width`` pixels on one line (``smallest`` when none does: it is then shortened)."""
+    while size > smallest and text_width(draw, text, size) > width:
+        size -= 1
+    return size
+
+
 def wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
     """Greedy word wrap of ``text`` to ``width`` pixels."""
     lines, current = [], ""
@@ -85,18 +94,21 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[st
 
 def packed_lines(draw: ImageDraw.ImageDraw, parts: list[str], size: int, width: int, room: int) -> list[str]:
     """``parts`` (a score's breakdown, one item each) on at most ``room`` lines of ``width``
-    pixels: each part on its own line when there is room; else as many parts to a line,
-    joined with " · ", as fit; what still does not fit goes on the last line (shortened when
-    drawn). On the smallest panel a breakdown of three short items then reads whole."""
-    if len(parts) <= room:
+    pixels: each part on its own line when there is room and it fits; else as many parts to
+    a line, joined with " · ", as fit, a part too long for any line wrapped over two; what
+    still does not fit goes on the last line (shortened when drawn). On the smallest panel a
+    breakdown of three short items then reads whole."""
+    if len(parts) <= room and all(text_width(draw, part, size) <= width for part in parts):
         return list(parts)
     lines: list[str] = []
     for part in parts:
         joined = f"{lines[-1]} · {part}" if lines else part
-        if lines and (text_width(draw, joined, size) <= width or len(lines) == room):
+        if lines and text_width(draw, joined, size) <= width:
             lines[-1] = joined
         else:
-            lines.append(part)
+            lines += wrap(draw, part, size, width)
+    if len(lines) > room:
+        lines = lines[:room - 1] + [" · ".join(lines[room - 1:])]
     return lines
 
 
@@ -188,16 +200,26 @@ def _title(draw: ImageDraw.ImageDraw, text: str, w: int, u: float, colour: int =
     """A black (or red) title bar with white text; returns the y below it."""
     bar = int(u * 20)
     draw.rectangle((0, 0, w, bar), fill=colour)
-    size = int(u * 14)
+    size = fitting_size(draw, text, int(u * 14), w - int(u * 10), int(u * 10))
     draw.text((int(u * 5), bar // 2), fit_text(draw, text, size, w - int(u * 10)), font=font(size),
               fill=WHITE, anchor="lm")
     return bar
 
 
-def _dice_row(draw, screen: Screen, top: int, w: int, u: float) -> int:
+def _die_side(count: int, w: int, u: float, most: int | None = None) -> int:
+    """How wide each die of a row of ``count`` is drawn: up to 34 units (or ``most`` px)."""
+    count = max(1, count)
+    return min(int(u * 34) if most is None else most, (w - max(2, int(u * 3)) * (count + 1)) // count)
+
+
+def _dice_row_height(side: int, u: float) -> int:
+    return side + int(u * 12)  # the die and its number under it
+
+
+def _dice_row(draw, screen: Screen, top: int, w: int, u: float, most: int | None = None) -> int:
     count = max(1, len(screen.dice))
     gap = max(2, int(u * 3))
-    s = min(int(u * 34), (w - gap * (count + 1)) // count)
+    s = _die_side(count, w, u, most)
     x = (w - (count * s + (count - 1) * gap)) // 2
     for number, die in enumerate(screen.dice, start=1):
         box = (x, top, x + s, top + s)
@@ -214,7 +236,30 @@ def _dice_row(draw, screen: Screen, top: int, w: int, u: float) -> int:
         size = max(7, int(u * 7))
         draw.text((x + s / 2, label_y + int(u * 3.5)), str(number), font=font(size), fill=BLACK, anchor="mt")
         x += s + gap
-    return top + s + int(u * 12)
+    return top + _dice_row_height(s, u)
+
+
+def _dice_and_text(draw, screen: Screen, top: int, bottom: int, w: int, u: float, width: int,
+                   arrange: Callable[[int, int], list[str]]) -> tuple[int, int, list[str]]:
+    """Sizes for a row of dice with text under it between ``top`` and ``bottom``, so that the
+    text the player needs is all there: its font shrinks from 10 units down to the smallest
+    legible size, and at each size the dice give up to a third of their width first, until
+    ``arrange(size, room)`` (the lines at that font size for ``room`` lines) fits. Returns
+    (die side, font size, lines); when nothing fits, the smallest of each (cut when drawn)."""
+    full = _die_side(len(screen.dice), w, u)
+    sides = list(range(full, min(full, int(u * 24)) - 1, -2)) if screen.dice else [0]
+
+    def room(side: int, size: int) -> int:
+        free = bottom - top - (_dice_row_height(side, u) if screen.dice else 0)
+        return max(1, (free - size) // int(size * 1.25) + 1)
+
+    smallest = max(SMALLEST_TEXT, int(u * 8))
+    for size in range(int(u * 10), smallest - 1, -1):
+        for side in sides:
+            lines = arrange(size, room(side, size))
+            if len(lines) <= room(side, size) and all(text_width(draw, line, size) <= width for line in lines):
+                return side, size, lines
+    return sides[-1], smallest, arrange(smallest, room(sides[-1], smallest))
 
 
 def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
@@ -226,8 +271,7 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
     draw = ImageDraw.Draw(image)
     u = min(h / 122, w / 250)  # layout unit: 1 px on the smallest panel
     if screen.kind == ROLL:
-        y = _title(draw, screen.title, w, u) + int(u * 4)
-        y = _dice_row(draw, screen, y, w, u)
+        top = _title(draw, screen.title, w, u) + int(u * 4)
         # bottom band: the total (big, red, right) and the footer (small, left)
         total_size, footer_size = int(u * 16), max(8, int(u * 8))
         band = int(total_size * 1.3) + int(u * 3) if screen.total else int(footer_size * 1.4) + int(u * 3)
@@ -237,12 +281,14 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         if screen.footer:
             draw.text((int(u * 6), h - int(u * 3)), fit_text(draw, screen.footer, footer_size, w - total_w - int(u * 8)),
                       font=font(footer_size), fill=BLACK, anchor="ld")
-        line_size, width = int(u * 10), w - int(u * 12)
-        step = int(line_size * 1.25)
-        room = max(1, (h - band - y) // step)
-        for line in packed_lines(draw, list(screen.lines), line_size, width, room):
+        width = w - int(u * 12)
+        side, line_size, lines = _dice_and_text(
+            draw, screen, top, h - band, w, u, width,
+            lambda size, room: packed_lines(draw, list(screen.lines), size, width, room))
+        y = _dice_row(draw, screen, top, w, u, most=side) if screen.dice else top
+        for line in lines:
             draw.text((int(u * 6), y), fit_text(draw, line, line_size, width), font=font(line_size), fill=BLACK)
-            y += step
+            y += int(line_size * 1.25)
     elif screen.kind == SCOREBOARD:
         y = _title(draw, screen.title, w, u) + int(u * 3)
         rows = list(screen.table)
@@ -268,27 +314,35 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         colour = BLACK if screen.kind in (PROMPT, SLEEP) else RED
         if screen.kind in (ERROR, FAULT):
             draw.rectangle((0, 0, w - 1, h - 1), outline=RED, width=max(2, int(u * 3)))
+        width = w - int(u * 14)
+
         big = int(u * (22 if screen.kind == PROMPT else 17))
-        title_lines = wrap(draw, screen.title, big, w - int(u * 14))[:2]
+        title_lines = wrap(draw, screen.title, big, width)
+        while len(title_lines) > 2 and big > int(u * 14):  # a long title shrinks a little to fit two lines
+            big -= 1
+            title_lines = wrap(draw, screen.title, big, width)
+        if len(title_lines) > 2:
+            title_lines = [title_lines[0], fit_text(draw, " ".join(title_lines[1:]), big, width)]
         y = int(u * 10)
         for line in title_lines:
             draw.text((w // 2, y), line, font=font(big), fill=colour, anchor="mt")
             y += int(big * 1.2)
         y += int(u * 4)
+        footer_size = int(u * 8)
+        bottom = h - int(u * 3) - (int(footer_size * 1.25) + int(u * 2) if screen.footer else 0)
+        side, small, body_lines = _dice_and_text(
+            draw, screen, y, bottom, w, u, width,
+            lambda size, room: [part for line in screen.lines for part in wrap(draw, line, size, width)])
         if screen.dice:
-            y = _dice_row(draw, screen, y, w, u)
-        small = int(u * 10)
-        body: list[str] = []
-        for line in screen.lines:
-            body += wrap(draw, line, small, w - int(u * 14))
-        for line in body:
-            if y + small > h - int(u * 3):
+            y = _dice_row(draw, screen, y, w, u, most=side)
+        for line in body_lines:
+            if y + small > bottom:
                 break
             draw.text((w // 2, y), line, font=font(small), fill=BLACK, anchor="mt")
             y += int(small * 1.25)
         if screen.footer:
-            draw.text((w // 2, h - int(u * 4)), fit_text(draw, screen.footer, int(u * 8), w - int(u * 12)),
-                      font=font(int(u * 8)), fill=BLACK, anchor="md")
+            draw.text((w // 2, h - int(u * 4)), fit_text(draw, screen.footer, footer_size, w - int(u * 12)),
+                      font=font(footer_size), fill=BLACK, anchor="md")
     elif screen.kind == MENU:
         y = _title(draw, screen.title, w, u, colour=BLACK) + int(u * 3)
         _menu_lines(draw, list(screen.lines), screen.highlight, y, w, h, u, int(u * 11))

@@ -559,7 +559,7 @@ class FateLoop(TableLoop):
         elif menu.kind == "reward":
             self._play_and_show({**menu.context, "reward": value})
         elif isinstance(value, tuple) and value[0] == "reward":
-            self._open(Menu("reward", "Deferred dice shown on this romance card?",
+            self._open(Menu("reward", "Reward on this romance card?",
                             tuple(MenuItem(f"{n} deferred {'die' if n == 1 else 'dice'}", n) for n in REWARDS),
                             highlight=2, context=value[1]))
         elif isinstance(value, dict):

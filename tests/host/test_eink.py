@@ -228,3 +228,92 @@ def test_the_chosen_menu_item_wraps_so_it_reads_whole_and_stays_in_view():
     short, long, last = red_rows(0), red_rows(2), red_rows(4)
     assert len(long) > 1.8 * len(short) and len(last) > 1.8 * len(short)
     assert last.max() < 122  # the last item, two lines tall, is on the panel
+
+
+def drawn_texts(screen: Screen, size, monkeypatch) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """Every text ``render`` draws for ``screen``, with the box it covers on the panel
+    (Pillow's own ``textbbox`` for the same text, font and anchor)."""
+    from PIL import ImageDraw
+
+    drawn, original = [], ImageDraw.ImageDraw.text
+
+    def text(self, xy, text, *args, **kwargs):
+        box = self.textbbox(xy, text, font=kwargs.get("font"), anchor=kwargs.get("anchor"))
+        drawn.append((text, tuple(int(v) for v in box)))
+        return original(self, xy, text, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "text", text)
+        render(screen, size)
+    return drawn
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def assert_reads_whole(screen: Screen, size, monkeypatch, words: str) -> None:
+    """Nothing drawn is shortened, off the panel or on top of other text, and every word of
+    ``words`` is on the panel."""
+    drawn = drawn_texts(screen, size, monkeypatch)
+    assert not [text for text, _ in drawn if text.endswith("…")]
+    for text, box in drawn:
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= size[0] and box[3] <= size[1], (text, box)
+    clashes = [(a[0], b[0]) for i, a in enumerate(drawn) for b in drawn[i + 1:] if _overlap(a[1], b[1])]
+    assert not clashes
+    shown = " ".join(text for text, _ in drawn).split()
+    assert [word for word in words.split() if word not in shown] == []
+
+
+FATE_HINTS = ("2 new snowflakes: 4 of 10 melt at 6",
+              "push the knob: copy one of fate's dice, or take a free deferred die")
+
+
+def test_hints_under_a_full_row_of_dice_read_whole_and_clear_of_the_footer(monkeypatch):
+    """A 7-die fate roll with two hints and a footer on the 2.13" panel: the dice shrink a
+    little so the last hint is not dropped or drawn over the footer."""
+    dice = tuple(DieView(face) for face in ("FACE-2", "SNOWFLAKE", "FACE-4", "FACE-5", "FACE-3", "FACE-6", "FACE-6"))
+    screen = Screen("prompt", title="Fate rolled", dice=dice, lines=FATE_HINTS, footer="Next: pass (take nothing)",
+                    dice_set="christmas-romance")
+    for size in PANEL_SIZES.values():
+        assert_reads_whole(screen, size, monkeypatch, " ".join(FATE_HINTS) + " Next: pass (take nothing)")
+
+
+def test_checking_a_die_keeps_the_hint_that_score_takes_the_rest_as_read(monkeypatch):
+    dice = tuple(DieView(face, flagged=i >= 2) for i, face in enumerate(("MILK", "BELL", "GIFT", "LIST")))
+    hints = ("is it GIFT? turn the knob to change, push to confirm", "Score: also die 4 as read")
+    screen = Screen("prompt", title="Check die 3", dice=dice, lines=hints)
+    assert_reads_whole(screen, (250, 122), monkeypatch, " ".join(hints))
+
+
+def test_a_long_breakdown_reads_whole_on_the_smallest_panel(monkeypatch):
+    """Four items of a Jingle Bell Roll score, and a romance card's roll with where the player
+    stands: smaller text and dice, nothing cut."""
+    jbr = roll_screen(faces=FACES)
+    jbr = Screen("roll", title=jbr.title, dice=jbr.dice, total="9 points",
+                 lines=("1 STOCKING: 1", "1 LIST (only exactly two score): 0", "2 GIFTS: 4", "1 MILK & COOKIE pair: 4"))
+    romance = Screen("roll", title="Holly · Stage 3", dice=tuple(DieView(f) for f in ("FACE-2", "FACE-4", "SNOWFLAKE")),
+                     lines=("romance card's roll: FACE-5 FACE-4 (one of each taken off the stage card)",
+                            "stage 3 4/6 · romance done", "copied none · deferred 2"),
+                     total="3/10", dice_set="christmas-romance")
+    for screen in (jbr, romance):
+        assert_reads_whole(screen, (250, 122), monkeypatch, " ".join(screen.lines) + " " + screen.total)
+
+
+def test_a_breakdown_item_too_long_for_a_line_is_wrapped_not_cut():
+    from PIL import ImageDraw
+
+    from host.eink import packed_lines, text_width
+    draw = ImageDraw.Draw(Image.new("RGB", (250, 122)))
+    long = "romance card's roll: FACE-5 FACE-4 (one of each taken off the stage card)"
+    lines = packed_lines(draw, [long, "stage 3 4/6"], 8, 238, 3)
+    assert " ".join(lines).replace(" · ", " ").split() == (long + " stage 3 4/6").split()
+    assert all(text_width(draw, line, 8) <= 238 for line in lines)
+    assert len(lines) <= 3
+
+
+@pytest.mark.parametrize("size", list(PANEL_SIZES.values()), ids=list(PANEL_SIZES))
+@pytest.mark.parametrize("screen", [s for s in SCREENS if s.kind != "menu"], ids=lambda s: f"{s.kind}-{s.title[:12]}")
+def test_the_usual_screens_read_whole_on_every_panel(screen, size, monkeypatch):
+    words = " ".join((screen.title, *screen.lines, screen.total, screen.footer, *(c for row in screen.table for c in row)))
+    assert_reads_whole(screen, size, monkeypatch, words)
