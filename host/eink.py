@@ -71,9 +71,11 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str
 
 def fitting_size(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: int) -> int:
     """The biggest font size from ``size`` down to ``smallest`` at which ``text`` fits
-    ``width`` pixels on one line (``smallest`` when none does: it is then shortened)."""
-    while size > smallest and text_width(draw, text, size) > width:
-        size -= 1
+    ``width`` pixels whole; ``size`` itself when it fits at none (it is then shortened at
+    the usual size, which shows more of it than tiny type would)."""
+    for trial in range(size, smallest - 1, -1):
+        if text_width(draw, text, trial) <= width:
+            return trial
     return size
 
 
@@ -369,13 +371,17 @@ def _menu_lines(draw, lines: list[str], highlight: int | None, top: int, w: int,
     first = highlight - items + 1 if highlight is not None and highlight >= items else 0
     y = top
     for number in range(first, min(len(lines), first + items)):
-        rows = chosen if number == highlight and chosen else [fit_text(draw, lines[number], size, width)]
+        if number == highlight and chosen:
+            rows, row_size = chosen, size
+        else:  # one line, a little smaller where that shows it whole
+            row_size = fitting_size(draw, lines[number], size, width, int(u * 9))
+            rows = [fit_text(draw, lines[number], row_size, width)]
         if y + step * len(rows) > h:
             break
         if number == highlight:
             draw.rectangle((int(u * 2), y - 1, w - int(u * 2), y + step * len(rows) - 2), fill=RED)
         for row in rows:
-            draw.text((int(u * 6), y), row, font=font(size), fill=WHITE if number == highlight else BLACK)
+            draw.text((int(u * 6), y), row, font=font(row_size), fill=WHITE if number == highlight else BLACK)
             y += step
 
 

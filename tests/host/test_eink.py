@@ -317,3 +317,15 @@ def test_a_breakdown_item_too_long_for_a_line_is_wrapped_not_cut():
 def test_the_usual_screens_read_whole_on_every_panel(screen, size, monkeypatch):
     words = " ".join((screen.title, *screen.lines, screen.total, screen.footer, *(c for row in screen.table for c in row)))
     assert_reads_whole(screen, size, monkeypatch, words)
+
+
+def test_menu_items_a_little_too_long_are_drawn_smaller_and_whole(monkeypatch):
+    """On the 2.13" panel an item that fits at 9 px is drawn whole; one far too long keeps
+    the menu's size and is shortened (it reads whole when chosen)."""
+    items = ("none", "Lady Luck: 1 point for each BELL scored", "Ring My Bell: one BELL counts as two stamps",
+             "Milk Mustache: turn a COOKIE into a MILK or a MILK into a COOKIE")
+    drawn = dict(drawn_texts(Screen("menu", title="Gift cards played (Secret Santa)", lines=items, highlight=0),
+                             (250, 122), monkeypatch))
+    assert items[1] in drawn and items[2] in drawn and "Gift cards played (Secret Santa)" in drawn
+    long = [text for text in drawn if text.startswith("Milk Mustache")]
+    assert long and long[0].endswith("…")
