@@ -275,7 +275,7 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
     if screen.kind == ROLL:
         top = _title(draw, screen.title, w, u) + int(u * 4)
         # bottom band: the total (big, red, right) and the footer (small, left)
-        total_size, footer_size = int(u * 16), max(8, int(u * 8))
+        total_size, footer_size = int(u * 16), max(SMALLEST_TEXT, int(u * 8))
         band = int(total_size * 1.3) + int(u * 3) if screen.total else int(footer_size * 1.4) + int(u * 3)
         total_w = text_width(draw, screen.total, total_size) + int(u * 10) if screen.total else 0
         if screen.total:
@@ -317,7 +317,6 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         if screen.kind in (ERROR, FAULT):
             draw.rectangle((0, 0, w - 1, h - 1), outline=RED, width=max(2, int(u * 3)))
         width = w - int(u * 14)
-
         big = int(u * (22 if screen.kind == PROMPT else 17))
         title_lines = wrap(draw, screen.title, big, width)
         while len(title_lines) > 2 and big > int(u * 14):  # a long title shrinks a little to fit two lines
