@@ -208,10 +208,14 @@ def _title(draw: ImageDraw.ImageDraw, text: str, w: int, u: float, colour: int =
     return bar
 
 
+def _die_gap(u: float) -> int:
+    return max(2, int(u * 3))  # between two dice of a row, and at its ends
+
+
 def _die_side(count: int, w: int, u: float, most: int | None = None) -> int:
     """How wide each die of a row of ``count`` is drawn: up to 34 units (or ``most`` px)."""
     count = max(1, count)
-    return min(int(u * 34) if most is None else most, (w - max(2, int(u * 3)) * (count + 1)) // count)
+    return min(int(u * 34) if most is None else most, (w - _die_gap(u) * (count + 1)) // count)
 
 
 def _dice_row_height(side: int, u: float) -> int:
@@ -219,8 +223,7 @@ def _dice_row_height(side: int, u: float) -> int:
 
 
 def _dice_row(draw, screen: Screen, top: int, w: int, u: float, most: int | None = None) -> int:
-    count = max(1, len(screen.dice))
-    gap = max(2, int(u * 3))
+    count, gap = max(1, len(screen.dice)), _die_gap(u)
     s = _die_side(count, w, u, most)
     x = (w - (count * s + (count - 1) * gap)) // 2
     for number, die in enumerate(screen.dice, start=1):
@@ -258,8 +261,9 @@ def _dice_and_text(draw, screen: Screen, top: int, bottom: int, w: int, u: float
     smallest = max(SMALLEST_TEXT, int(u * 8))
     for size in range(int(u * 10), smallest - 1, -1):
         for side in sides:
-            lines = arrange(size, room(side, size))
-            if len(lines) <= room(side, size) and all(text_width(draw, line, size) <= width for line in lines):
+            lines_fit = room(side, size)
+            lines = arrange(size, lines_fit)
+            if len(lines) <= lines_fit and all(text_width(draw, line, size) <= width for line in lines):
                 return side, size, lines
     return sides[-1], smallest, arrange(smallest, room(sides[-1], smallest))
 
