@@ -44,16 +44,21 @@ For the device: ``state.phase`` (declare, roll, play, penalty, fate, fate_choice
 (dice the next result must have), ``state.fate_due`` / ``state.fate_dice``,
 ``state.snowflakes_frozen`` (the LED bar), ``outcome(state)``, ``prompt(state)`` (one line
 for the screen) and, at the end, ``story(state)``: the movie deck told as a story.
+``GAME`` also offers the table loop its seam (rules/core.py): ``OPTIONS`` (mode, faces,
+virtual_fate), ``chance`` (the dice due now) and ``legal_events`` (every event the rules
+accept now, in the box's menu order; ``placements`` and ``trades`` list the candidates).
 """
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from .core import Game, RuleError
+from .core import Chance, Event, Game, Option, RuleError
 from .dice import FACE_SETS
-from .placement import Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement, face_token, parse_layout
+from .placement import (Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement, face_token,
+                        parse_layout, suggest, ways_to_pay)
 
 GAME_NAME = "christmas-romance"
 MODES = ("solo", "coop", "couples", "multiplayer")
@@ -1006,6 +1011,211 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+# --------------------------------------------------------------------------- what the game offers the table
+
+def _check_faces(faces: Any) -> list[str]:
+    """Six different face names without spaces, the snowflake first (``?`` and ``.`` mark
+    open locations in card layouts, so they cannot name a face)."""
+    if (not isinstance(faces, list) or len(faces) != 6 or len(set(faces)) != 6
+            or not all(isinstance(f, str) and f and " " not in f and f not in (UNMARKED, ".") for f in faces)):
+        raise ValueError(f"expected six different names without spaces, the snowflake first, got {faces!r}")
+    return list(faces)
+
+
+def _check_bool(value: Any) -> bool:
+    """True or false, nothing else (TOML's booleans)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {value!r}")
+    return value
+
+
+OPTIONS = (
+    Option("mode", "solo", "How to play: solo against fate, coop (one couple against fate), couples, "
+           "or multiplayer.", choices=MODES),
+    Option("faces", list(FACE_SETS[GAME_NAME]), "The six face names, SNOWFLAKE first. ASSUMPTION: the rulebook "
+           "shows the other five only as pictures, so they are placeholders to rename.", check=_check_faces),
+    Option("virtual_fate", False, "The box rolls fate's dice itself (from a seed kept in the log); "
+           "not a rule, so not kept in the session's setup.", check=_check_bool, setup=False),
+)
+
+THROWS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}   # phase -> dice event
+ROMANCE_REWARDS = tuple(range(7))   # deferred dice offered for a romance card whose reward is not known
+
+
+def chance(state: State, chosen: Event | None = None) -> Chance | None:
+    """The dice due now: the player's roll, the romance card's penalty roll (solo) or fate's
+    roll, which the box may also roll from a seed. ``None`` in any other phase, and for any
+    ``chosen`` event: no choice of this game is completed by a throw."""
+    kind = THROWS.get(state.phase)
+    if chosen is not None or kind is None or state.dice_due <= 0:
+        return None
+    thrower = "fate" if kind == "fate_roll" else state.current_player
+    return Chance(event={"type": kind}, dice=state.dice_due, face_set=GAME_NAME, thrower=thrower,
+                  seeded=kind == "fate_roll")
+
+
+def legal_events(state: State) -> tuple[dict[str, Any], ...]:
+    """Every event the rules accept now, complete, in the order the box offers them: before a
+    turn the ways to declare; with dice in hand the placements, movie element trades, adding
+    the copied dice, melts, copies and the end of the turn; on fate's turn (solo) the copies,
+    the free deferred die and passing. Dice results are not here (see :func:`chance`), nor
+    ``title`` (the players' own words)."""
+    if state.phase == "declare":
+        return _accepted(state, declare_events(state))
+    if state.phase == "play":
+        return play_events(state)
+    if state.phase == "fate_choice":
+        return _accepted(state, fate_choice_events(state))
+    return ()
+
+
+def accepts(state: State, event: Mapping[str, Any]) -> bool:
+    """Whether the rules allow ``event`` now."""
+    try:
+        apply(state, event)
+    except RuleError:
+        return False
+    return True
+
+
+def _accepted(state: State, events) -> tuple[dict[str, Any], ...]:
+    return tuple(event for event in events if accepts(state, event))
+
+
+def declare_events(state: State) -> list[dict[str, Any]]:
+    """Ways to start a turn: (solo) which love interest, with or without releasing the deferred
+    dice, deferring 0 to 2; not yet checked by the rules."""
+    events = []
+    for use in ("star", "headliner", "none") if state.mode == "solo" else ("",):
+        for release in (False, True):
+            for defer in range(MAX_DEFER + 1):
+                event: dict[str, Any] = {"type": "declare"}
+                if use:
+                    event["use"] = use
+                if defer:
+                    event["defer"] = defer
+                if release:
+                    event["release"] = True
+                events.append(event)
+    return events
+
+
+def play_events(state: State) -> tuple[dict[str, Any], ...]:
+    """The moves with the dice in hand that the rules accept: placements, movie element
+    trades, adding the copied dice, melts, copies, and last ``end_turn``."""
+    pool = list(state.turn.pool)
+    trade_events = [event for slot, card in enumerate(state.elements, start=1)
+                    for event in trades(state, slot, card, pool)]
+    later = [{"type": "add_copied"}, *melt_events(state), *copy_events(state), {"type": "end_turn"}]
+    return placement_events(state) + _accepted(state, trade_events + later)
+
+
+def placement_events(state: State) -> tuple[dict[str, Any], ...]:
+    """The placements the rules accept on the player's stage card, then on each romance card
+    (with each possible reward where the card's reward is not known yet)."""
+    side = state.sides[side_of(state, state.turn.player)]
+    pool = list(state.turn.pool)
+    events: list[dict[str, Any]] = []
+    for target, card in _targets(state, side):
+        if card is None or card.complete or not pool:
+            continue
+        for event in placements(state, target, card, pool):
+            events += _placed(state, target, card, event)
+    return tuple(events)
+
+
+def melt_events(state: State) -> list[dict[str, Any]]:
+    """A melt for each face the player holds three of (not yet checked by the rules)."""
+    return [{"type": "melt", "faces": [face] * MELT_DICE}
+            for face, count in _by_face(state, state.turn.pool) if count >= MELT_DICE]
+
+
+def copy_events(state: State) -> list[dict[str, Any]]:
+    """Each other player copying each face rolled this turn (not yet checked by the rules)."""
+    turn = state.turn
+    return [{"type": "copy", "player": other, "face": face}
+            for other in state.players if other != turn.player for face, _ in _by_face(state, turn.rolled)]
+
+
+def _targets(state: State, side: Side) -> list[tuple[str, Card | None]]:
+    """The cards dice may go on: the side's stage card, then each active romance card."""
+    romances = [("romance" if slot == 0 else f"romance-{slot + 1}", card) for slot, card in enumerate(state.romances)]
+    return [("stage", side.stage_card)] + romances
+
+
+def _by_face(state: State, dice) -> list[tuple[str, int]]:
+    """(face, count) of ``dice``, in the order of the faces."""
+    return sorted(Counter(dice).items(), key=lambda fc: state.faces.index(fc[0]))
+
+
+def _placed(state: State, target: str, card: Card, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """``event`` if the rules accept it; for a placement that completes a romance card whose
+    reward is not known, one event per reward the card may show; else nothing."""
+    if accepts(state, event):
+        return [event]
+    if target.startswith("romance") and card.reward is None and accepts(state, {**event, "reward": 0}):
+        return [{**event, "reward": reward} for reward in ROMANCE_REWARDS]
+    return []
+
+
+def placements(state: State, target: str, card: Card, pool: list[str]) -> list[dict[str, Any]]:
+    """Place events worth offering for ``card`` (called ``target`` in the event): on a card
+    with a layout, the best legal placement of the dice in ``pool`` (the most locations
+    filled); without one, each face on its own, then as many of the dice as fit. Not checked
+    by the rules (a romance card's reward may still be missing)."""
+    if card.layout is not None:
+        best = suggest(card.layout, {cell: face for face, cell in card.placed}, pool)
+        if not best:
+            return []
+        cells = sorted(best)
+        return [{"type": "place", "card": target, "faces": [best[c] for c in cells],
+                 "cells": [[r + 1, c + 1] for r, c in cells]}]
+    events = [{"type": "place", "card": target, "faces": [face]} for face, _ in _by_face(state, pool)]
+    room = card.needs - len(card.placed)
+    if min(room, len(pool)) > 1:
+        events.append({"type": "place", "card": target, "faces": pool[:room]})
+    return events
+
+
+def trades(state: State, slot: int, card: Card | None, pool: list[str]) -> list[dict[str, Any]]:
+    """Element events for the face-up movie element in ``slot`` when its layout gives its trade
+    (``exchange:``): each way the dice in ``pool`` can pay, and for the ``?`` dice received
+    each face. Without a layout the trade is unknown: none. Not checked by the rules."""
+    exchange = card.exchange if card is not None and not card.complete else None
+    if exchange is None:
+        return []
+    pays = ways_to_pay(exchange, pool) if exchange.give else [()]
+    named = [face for face in exchange.get if face != UNMARKED]
+    unmarked = len(exchange.get) - len(named)
+    gets = [named + [face] * unmarked for face in state.faces] if unmarked else [named]
+    return [_trade(exchange, slot, pay, get) for pay in pays for get in gets]
+
+
+def _trade(exchange: Exchange, slot: int, pay, get) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "element", "slot": slot}
+    if pay:
+        event["give"] = list(pay)
+    if exchange.give_deferred:
+        event["give_deferred"] = exchange.give_deferred
+    if get:
+        event["get"] = list(get)
+    if exchange.get_deferred:
+        event["get_deferred"] = exchange.get_deferred
+    return event
+
+
+def fate_choice_events(state: State) -> list[dict[str, Any]]:
+    """On fate's turn (solo): copy each face fate rolled, take a free deferred die, or pass;
+    not yet checked by the rules."""
+    copies = [{"type": "fate_choice", "take": "copy", "face": face} for face, _ in _by_face(state, state.fate_roll)]
+    return copies + [{"type": "fate_choice", "take": "defer"}, {"type": "fate_choice", "take": "none"}]
+
+
+def view(state: State, viewer: str | None) -> dict[str, Any]:
+    """What ``viewer`` sees: everything. No mode of this game keeps secrets from the table."""
+    return to_json(state)
+
+
 GAME = Game(
     name=GAME_NAME,
     title="Another Christmas Romance Movie",
@@ -1019,4 +1229,8 @@ GAME = Game(
     to_json=to_json,
     event_types=tuple(HANDLERS),
     status=prompt,
+    options=OPTIONS,
+    chance=chance,
+    legal_events=legal_events,
+    view=view,
 )

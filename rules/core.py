@@ -13,14 +13,32 @@ Modelled on boardgame.io and OpenSpiel:
   fold of ``apply`` over the events; undo drops the last event; saving writes the events;
   crash recovery replays them.
 
+A game also says what it offers the table (the seam the one table loop in ``host/`` is
+built on, so that the loop never names a game):
+
+* ``options``: its settings (:class:`Option`), with defaults and checks; ``read_options`` is
+  the one reader of its ``[<game-name>]`` table in the config file;
+* ``chance(state, chosen=None)``: what the table must throw next (:class:`Chance`,
+  OpenSpiel's chance node), or ``None`` for a game with no dice or no throw due. With
+  ``chosen``, a dice event the players picked from ``legal_events`` that still lacks its
+  faces (Jingle Bell Roll's one-die re-roll), the throw that completes that event, or
+  ``None`` when it cannot be thrown now;
+* ``legal_events(state)``: the choices open now, as events (an event the players still
+  have to complete, such as a score with its gift cards, is given as far as it is known);
+* ``view(state, viewer)`` and ``event_view(event, viewer)``: what ``viewer`` may see
+  (boardgame.io's player view). ``viewer=None`` is the public table: everything a player
+  can see without their own key. Secrets exist only in their owner's view until the game
+  is over.
+
 Replay files are JSON Lines. Line 1 is the header
 ``{"schema": 1, "game": NAME, "setup": {...}}``; every further line is one event.
 """
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 SCHEMA_VERSION = 1
 
@@ -30,6 +48,90 @@ Event = Mapping[str, Any]
 
 class RuleError(Exception):
     """An event the rules do not allow. The message is meant for the players."""
+
+
+class OptionError(RuleError):
+    """A game option that is wrong: ``key`` names it, the message says what was expected."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(message)
+
+
+PUBLIC = None  # the viewer of the public table: e-ink, LEDs, the public page, logs, exports
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a game, as the config file's ``[<game-name>]`` table and ``dicewatch
+    games`` show it. ``check(value)`` returns the value to use (normalised) or raises
+    ``ValueError`` saying what was expected. ``setup``: the value is a setup option of the
+    session (kept in its header); otherwise it only steers the box (e.g. the box rolls fate)."""
+
+    name: str
+    default: Any
+    help: str
+    check: Callable[[Any], Any] = lambda value: value
+    choices: tuple[Any, ...] = ()
+    setup: bool = True
+
+    def describe(self) -> dict[str, Any]:
+        about: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices:
+            about["choices"] = list(self.choices)
+        return about
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What the table must throw next: OpenSpiel's chance node, seen from the table.
+
+    ``event`` is the event the throw becomes, without its ``"faces"`` (the camera, a person
+    or the box's RNG fills those in); ``dice`` how many dice are thrown; ``face_set`` which
+    dice (``rules.dice``); ``standing`` the faces of the dice that stay where they lie and
+    are part of the event's faces all the same (Jingle Bell Roll's BELLS), in no order;
+    ``thrower`` who throws, for the screens (a player's name, or "fate"); ``seeded``: the box
+    may roll it itself, as the same event with ``"seed"`` instead of ``"faces"``.
+    """
+
+    event: Mapping[str, Any]
+    dice: int
+    face_set: str
+    standing: tuple[str, ...] = ()
+    thrower: str | None = None
+    seeded: bool = False
+
+    @property
+    def total(self) -> int:
+        """All the dice the event names: the ones thrown and the ones standing."""
+        return self.dice + len(self.standing)
+
+    def with_faces(self, faces: Iterable[str]) -> dict[str, Any]:
+        """The event with ``faces``: all of its dice, the standing ones included."""
+        return {**self.event, "faces": list(faces)}
+
+
+class ChanceRule(Protocol):
+    """A game's ``chance``: the throw due in ``state`` or, with ``chosen`` (a dice event picked
+    from ``legal_events`` without its faces), the throw that completes ``chosen``; ``None``
+    when nothing is to be thrown."""
+
+    def __call__(self, state: State, chosen: Event | None = None) -> Chance | None: ...
+
+
+def no_chance(state: State, chosen: Event | None = None) -> Chance | None:
+    """The default ``chance``: a game without dice never asks for a throw."""
+    return None
+
+
+def no_choices(state: State) -> tuple[Event, ...]:
+    """The default ``legal_events``: a game that offers no choices."""
+    return ()
+
+
+def public_event(event: Event, viewer: str | None) -> Event | None:
+    """The default ``event_view``: a game without secrets shows every event to everyone."""
+    return event
 
 
 class ReplayError(Exception):
@@ -64,6 +166,63 @@ class Game:
     to_json: Callable[[State], Any]
     event_types: tuple[str, ...] = ()
     status: Callable[[State], str] | None = None
+    options: tuple[Option, ...] = ()
+    chance: ChanceRule = no_chance
+    legal_events: Callable[[State], tuple[Event, ...]] = no_choices
+    view: Callable[[State, str | None], Any] | None = None
+    event_view: Callable[[Event, str | None], Event | None] = public_event
+
+    def view_of(self, state: State, viewer: str | None = PUBLIC) -> Any:
+        """What ``viewer`` may see of ``state`` (``None``: the public table)."""
+        if self.view is None:
+            return self.to_json(state)
+        return self.view(state, viewer)
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise LookupError(f"{self.name} has no option {name!r}; options: "
+                          f"{', '.join(o.name for o in self.options) or 'none'}")
+
+    def read_options(self, table: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The game's options from its config table (``[<game-name>]``), each checked, the
+        defaults filled in (copies, so the caller may change them). OptionError names the key;
+        its message is ``[<game-name>] `` and the check's message, which gets ``<key>: ``
+        in front when it does not name the key itself."""
+        table = {} if table is None else table
+        if not isinstance(table, Mapping):
+            raise OptionError(self.name, f"{self.name}: expected a table [{self.name}]")
+        known = {option.name: option for option in self.options}
+        for key in table:
+            if key not in known:
+                raise OptionError(key, f"[{self.name}] unknown key {key!r}; expected one of "
+                                  f"{', '.join(known) or '(this game has no options)'}")
+        values = {}
+        for name, option in known.items():
+            if name not in table:
+                values[name] = copy.deepcopy(option.default)
+                continue
+            try:
+                values[name] = option.check(table[name])
+            except (ValueError, TypeError, RuleError) as exc:
+                raise OptionError(name, f"[{self.name}] {_naming(name, str(exc))}") from None
+            if option.choices and values[name] not in option.choices:
+                raise OptionError(name, f"[{self.name}] {name}: expected one of "
+                                  f"{', '.join(map(str, option.choices))}, got {table[name]!r}")
+        return values
+
+    def setup_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Of ``values`` (from :meth:`read_options`), those that are setup options of a session,
+        defaults included: the header then says exactly how the game was set up, even where
+        the box's default is not the one ``setup`` assumes for a missing key (Another Christmas
+        Romance Movie: the box plays solo, a header without ``mode`` is multiplayer)."""
+        return {o.name: copy.deepcopy(values[o.name]) for o in self.options if o.setup and o.name in values}
+
+
+def _naming(key: str, message: str) -> str:
+    """``message`` about option ``key``, with ``key: `` in front unless it names the key already."""
+    return message if key in message else f"{key}: {message}"
 
 
 def check_event_shape(event: Any) -> Event:

@@ -48,15 +48,19 @@ What the device loop reads from a :class:`State` (all read-only): ``current_play
 ``card_fits(card, played)``, ``best_scoring(cards)`` ("what is this roll worth", with the best
 ability/card use; its ``uses`` can go straight into a score event), ``is_over``, ``winners``, ``instant_win``,
 ``players`` (points, ornament, gift cards, letters) and ``history`` (one record per turn).
+``GAME`` also offers the table loop its seam (rules/core.py): ``OPTIONS`` (the config keys),
+``chance(state, chosen=None)`` (the roll due, or the one die of a chosen re-roll) and
+``legal_events`` (characters, score, re-rolls: the last two still to be completed).
 """
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from .core import Game, RuleError
+from .core import Chance, Event, Game, Option, RuleError
 from .jingle_bell_roll_cards import (BELL, CHARACTERS, COOKIE, FACES, GIFT, GIFT_CARDS, LETTER_REROLL, LIST,
                                      MILK, STOCKING, Ability, change_options, check_change, lookup)
 
@@ -1010,6 +1014,118 @@ def to_json(state: State) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------------------------
+# What the game offers the table: options, throws, choices, views
+# ---------------------------------------------------------------------------------------
+
+def _option_check(key: str):
+    """A check for config key ``key``: ``make_rules`` on that key alone (as ``dicewatch score``
+    reads the ``[jingle-bell-roll]`` table); the value is kept as given."""
+    def check(value: Any) -> Any:
+        make_rules({key: value})
+        return value
+    return check
+
+
+OPTION_HELP = {
+    "rounds": "Rounds to play: 5 (December 20th to 24th), or 6 for the rulebook's longer game.",
+    "stocking_points": "ASSUMPTION (the Score Chart is a picture we lack): points for 1, 2, 3, ... "
+                       "STOCKINGS; past the end the last step repeats.",
+    "gift_points": "ASSUMPTION past one GIFT (the rulebook only shows one GIFT = 2): points for "
+                   "1, 2, 3, ... GIFTS.",
+    "letter_stacks": "ASSUMPTION (the split of the 18 letters is not given): letters in the 2-, 3-, "
+                     "4- and 5-stamp stacks.",
+    "letter_effects": "ASSUMPTION (the letters are not listed): what a Letter to Santa may show, a "
+                      "face other than BELL, or REROLL.",
+    "gift_deck": "Gift cards in the deck (the rulebook's 30).",
+    "starting_gift_cards": "Gift cards each player starts with (the rulebook's 1).",
+}
+
+OPTIONS = tuple(Option(key, 5 if key == "rounds" else copy.deepcopy(DEFAULTS[key]), OPTION_HELP[key],
+                       check=_option_check(key), choices=(5, 6) if key == "rounds" else ())
+                for key in OPTION_KEYS)
+
+
+def chance(state: State, chosen: Event | None = None) -> Chance | None:
+    """The dice to throw now: a turn's roll (all seven at first, then all but the BELLS,
+    which stand), or with ``chosen``, a ``reroll`` event without faces, its one die. ``None``
+    when the game is over, no roll is left, or ``chosen`` cannot be played now."""
+    if state.is_over:
+        return None
+    if chosen is None:
+        return _roll_chance(state)
+    if chosen.get("type") == "reroll":
+        return _reroll_chance(state, chosen)
+    return None
+
+
+def _roll_chance(state: State) -> Chance | None:
+    if not state.can_roll:
+        return None
+    standing = tuple(state.faces[i] for i in state.locked_dice) if state.roll_number else ()
+    player = state.current_player
+    return Chance(event={"type": "roll", "player": player}, dice=DICE - len(standing), face_set=NAME,
+                  standing=standing, thrower=player)
+
+
+def _reroll_chance(state: State, chosen: Event) -> Chance | None:
+    """One die of a face the re-roll may pick up (a BELL only when no other face will do: the
+    players keep their BELLS); the other six stand."""
+    source, player = chosen.get("with"), chosen.get("player")
+    if not isinstance(source, str) or player not in (None, state.current_player):
+        return None
+    try:
+        allowed = state.reroll_faces(source)
+    except RuleError:
+        return None
+    faces = list(state.faces)
+    candidates = [face for face in faces if face in allowed]
+    if not candidates:
+        return None
+    faces.remove(next((face for face in candidates if face != BELL), candidates[0]))
+    event = {key: value for key, value in chosen.items() if key != "faces"}
+    return Chance(event=event, dice=1, face_set=NAME, standing=tuple(faces), thrower=state.current_player)
+
+
+def legal_events(state: State) -> tuple[dict[str, Any], ...]:
+    """The choices open now, in this order: characters, the score, the re-rolls.
+
+    ``choose_character`` events are complete. Two kinds are not: ``score`` (the box's score
+    wizard adds ``uses``, ``gift_recipients`` and ``letter``; a roll with a GIFT cannot be
+    scored without recipients) and ``reroll`` (a throw: :func:`chance` with the event says
+    which die, the faces come from the dice). Rolling is not a choice but a chance."""
+    if state.is_over:
+        return ()
+    return character_choices(state) + turn_choices(state)
+
+
+def character_choices(state: State) -> tuple[dict[str, Any], ...]:
+    """Before the first roll: each character not yet taken, for the first player without one."""
+    if not state.can_choose_characters:
+        return ()
+    chooser = next((p.name for p in state.players if p.character is None), None)
+    if chooser is None:
+        return ()
+    taken = {p.character for p in state.players}
+    return tuple({"type": "choose_character", "player": chooser, "character": name}
+                 for name in CHARACTERS if name not in taken)
+
+
+def turn_choices(state: State) -> tuple[dict[str, Any], ...]:
+    """Once the current player has rolled: score, and each re-roll they may use now."""
+    if not state.can_score:
+        return ()
+    player = state.current_player
+    rerolls = tuple({"type": "reroll", "player": player, "with": source} for source in state.rerolls_available())
+    return ({"type": "score", "player": player},) + rerolls
+
+
+def view(state: State, viewer: str | None) -> dict[str, Any]:
+    """What ``viewer`` sees: everything. Jingle Bell Roll has no secrets here, since the box
+    tracks gift cards as counts, never which card a player holds."""
+    return to_json(state)
+
+
 GAME = Game(
     name=NAME,
     title="Jingle Bell Roll",
@@ -1023,4 +1139,8 @@ GAME = Game(
     to_json=to_json,
     event_types=tuple(EVENTS),
     status=status,
+    options=OPTIONS,
+    chance=chance,
+    legal_events=legal_events,
+    view=view,
 )
