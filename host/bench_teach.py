@@ -30,7 +30,7 @@ def random_script(dice_set: str, rolls: int, seed: int):
     """``rolls`` random throws of 3-7 dice (faces drawn with repeats), some with a hover."""
     import numpy as np
     from vision.roll import FACE_SETS
-    from vision.sources import ScriptedRoll
+    from vision.synthetic_camera import ScriptedRoll
     rng = np.random.default_rng([seed, 31])
     faces = FACE_SETS[dice_set]
     return [ScriptedRoll(tuple(faces[i] for i in rng.integers(0, len(faces), int(rng.integers(3, 8)))),
@@ -42,7 +42,7 @@ def settled_reads(dice_set: str, seed: int, rolls: int, readers: dict):
     """Yield (truth dice, {reader name: roll}) for each throw's first read of still dice."""
     from host.demo_table import calibrate_synthetic
     from host.loop import FrameWatcher
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
     calibration, note = calibrate_synthetic(seed)
     if calibration is None:
         raise RuntimeError(note)

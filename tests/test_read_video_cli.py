@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from host import cli
-from vision.sources import ScriptedRoll, SyntheticCamera
+from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
 
 SCRIPT = [ScriptedRoll(("2", "5", "6"), hover=True), ScriptedRoll(("1", "4"), keep=())]
 

@@ -70,13 +70,13 @@ def load_image(path) -> np.ndarray:
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error as exc:  # e.g. a header claiming more pixels than OpenCV will decode
-        raise ImageError(path, f"not an image OpenCV can decode: {_cv_reason(exc)}") from None
+        raise ImageError(path, f"not an image OpenCV can decode: {cv_reason(exc)}") from None
     if image is None or image.size == 0:
         raise ImageError(path, "not an image OpenCV can decode (expected JPEG, PNG, BMP, TIFF or WebP)")
     return image
 
 
-def _cv_reason(exc: Exception) -> str:
+def cv_reason(exc: Exception) -> str:
     """The readable part of an OpenCV error ("pixels <= CV_IO_MAX_IMAGE_PIXELS" becomes
     "too many pixels")."""
     text = str(exc)

@@ -1,6 +1,6 @@
 """Synthetic dice: pictures of dice on a table whose faces we know.
 
-Feeds the tests, the demo (through the synthetic camera in ``vision.sources``) and
+Feeds the tests, the demo (through the synthetic camera, ``vision.synthetic_camera``) and
 training. It is not a substitute for real photos when quoting accuracy.
 
 The model is a small 3-D one, so the pictures behave like photos: each die is a cube
@@ -676,7 +676,7 @@ class Table:
                 layer = cv2.add(layer, cv2.transform(warped, mix))
             if mx or my:
                 layer = _motion_blur(layer, mx, my)
-            _composite(image, layer, x0, y0)
+            composite(image, layer, x0, y0)
         bx0, by0 = pixels.min(0)
         bx1, by1 = pixels.max(0)
         face = layout[top_index]
@@ -697,7 +697,7 @@ def _motion_blur(layer: np.ndarray, dx: float, dy: float) -> np.ndarray:
     return cv2.filter2D(layer, -1, kernel, borderType=cv2.BORDER_CONSTANT)
 
 
-def _composite(image: np.ndarray, layer: np.ndarray, x0: int, y0: int) -> None:
+def composite(image: np.ndarray, layer: np.ndarray, x0: int, y0: int) -> None:
     """Alpha-blend a premultiplied BGRA float layer into ``image`` at (x0, y0), clipped."""
     h, w = image.shape[:2]
     lh, lw = layer.shape[:2]

@@ -127,7 +127,7 @@ def test_a_lamp_switched_on_mid_game_is_made_up_for_by_the_cameras_exposure(jbr_
     every later throw is read whole and once; one that cannot gets a warning instead."""
     from host.demo_table import calibrate_synthetic
     from host.loop import SETTLED, dice_reader
-    from vision.sources import ScriptedRoll, SyntheticCamera
+    from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
     calibration, note = calibrate_synthetic(11)
     assert calibration is not None, note
     watcher = FrameWatcher(dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration)
@@ -161,7 +161,7 @@ def synthetic_run(tmp_path, **setup):
     is taken as read)."""
     from host.demo_table import calibrate_synthetic
     from host.loop import TableLoop, dice_reader
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
 
     calibration, note = calibrate_synthetic(11)
     assert calibration is not None, note

@@ -93,7 +93,7 @@ def test_a_camera_that_cannot_open_is_an_error_and_the_game_goes_on(table, dicew
 
 def test_undo_at_the_first_question_stops_and_keeps_the_old_dice(table, dicewatch_home, tmp_path):
     """A real camera waits for the buttons: Undo stops teaching, nothing is stored."""
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
     frames = tmp_path / "frames"
     frames.mkdir()
     with SyntheticCamera(1, script=[], dice_set="jingle-bell-roll", lead_in=0.5) as camera:
@@ -152,7 +152,8 @@ def test_sigterm_while_teaching_waits_for_no_die(table, dicewatch_home, monkeypa
     there (the settle gate never reports an empty tray twice, so without the stop it would
     wait for ever), says so, and the game keeps its old dice."""
     from vision import sources
-    with sources.SyntheticCamera(1, script=[], dice_set="jingle-bell-roll", lead_in=0.2) as camera:
+    from vision.synthetic_camera import SyntheticCamera
+    with SyntheticCamera(1, script=[], dice_set="jingle-bell-roll", lead_in=0.2) as camera:
         empty = next(iter(camera)).image
     tray = EmptyTray(empty)
     monkeypatch.setattr(sources, "open_source", lambda spec, **_: tray)

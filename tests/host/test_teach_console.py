@@ -146,7 +146,7 @@ def film_teaching(folder, faces, shots, seed=5):
     """What a camera over the tray films while a player teaches: the empty mat, one die per
     face ``shots`` times (moved between pictures), then the mixed roll; saved as numbered
     frames for ``--camera frames:DIR`` (30 frames per second)."""
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
     script = [(face,) for face in faces for _ in range(shots)] + [tuple(faces)]
     folder.mkdir()
     with SyntheticCamera(seed, script=script, dice_set="jingle-bell-roll", fps=30.0, hold=0.6,

@@ -11,7 +11,7 @@ import pytest
 from vision import synth
 from vision.roll import Roll
 from vision.settle import HAND, SettleGate, reads_from_stream
-from vision.sources import ScriptedRoll, SyntheticCamera
+from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
 
 
 def _truth_reads(camera, **gate_options):

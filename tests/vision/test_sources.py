@@ -5,9 +5,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import sources
-from vision.sources import (CameraError, CameraSpec, CameraSpecError, FrameFolder, ScriptedRoll, SourceError,
-                            SyntheticCamera, VideoFile, open_source, parse_spec)
+from vision import sources, synthetic_camera
+from vision.sources import (CameraError, CameraSpec, CameraSpecError, FrameFolder, SourceError, VideoFile,
+                            open_source, parse_spec)
+from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
 
 
 @pytest.mark.parametrize("text, spec", [
@@ -182,7 +183,7 @@ def test_synthetic_custom_dice_are_one_set_per_camera():
     for every throw."""
     same = die_colours(one_set=True)
     assert max(np.abs(c - same[0]).max() for c in same) < 0.05
-    assert SyntheticCamera(4, dice_set="christmas-romance").set_style == sources.set_style(4)
+    assert SyntheticCamera(4, dice_set="christmas-romance").set_style == synthetic_camera.set_style(4)
     assert SyntheticCamera(4).set_style is None  # pip dice stay a mix of looks
     mixed = die_colours(one_set=False)
     assert max(np.abs(c - mixed[0]).max() for c in mixed) > 0.1

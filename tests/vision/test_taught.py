@@ -205,7 +205,7 @@ def test_locate_single_die_in_a_photo():
 
 
 def test_find_by_background_covers_every_die():
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
     from vision.settle import SettleGate
     with SyntheticCamera(5, script=[("MILK", "BELL", "GIFT")], dice_set=SET, fps=10.0, hold=0.8,
                          lead_in=0.3) as camera:

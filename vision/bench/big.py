@@ -23,7 +23,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.bench._photos import per_folder
+from vision.bench.photos import per_folder
 from vision.bench.scoring import Tally
 
 MOSAICS = (2, 3)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.bench._photos import per_folder
+from vision.bench.photos import per_folder
 from vision.bench.scoring import Tally
 
 WARM = np.array([0.55, 0.85, 1.15]) * 0.6  # B, G, R

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.settle import SettleGate
-from vision.sources import ScriptedRoll, SyntheticCamera
+from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -195,7 +195,7 @@ def run_scenes(args) -> None:
 
 
 def run_camera(args) -> None:
-    from vision.sources import ScriptedRoll, SyntheticCamera
+    from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
     faces = FACE_SETS[DICE_SET]
     names = ["tray finder"] + (["before: pip finder (learned)"] if not args.no_before else [])
     tallies = {n: Tally(n) for n in names}

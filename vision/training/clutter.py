@@ -15,7 +15,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.synth import DIE_MM, Table, _composite
+from vision.synth import DIE_MM, Table, composite
 
 # Board tile colours (BGR): woods and fields, pastures, hills, mountains, sand, sea, and
 # printed-board brights.
@@ -298,7 +298,7 @@ def _draw_bead(image: np.ndarray, table: Table, piece: dict) -> None:
     shade = np.clip(table.lighting.ambient + 0.5 * (dx * lx + dy * ly + np.sqrt(np.clip(1 - dx ** 2 - dy ** 2, 0, 1))), 0, 1.4)
     shine = piece["gloss"] * np.exp(-((dx - lx * 0.5) ** 2 + (dy - ly * 0.5) ** 2) / 0.02) * 200
     bead = np.clip(np.array(piece["colour"], np.float32)[None, None] * shade[..., None] + shine[..., None], 0, 255)
-    _composite(image, np.dstack([bead * inside[..., None], inside]).astype(np.float32), x0, y0)
+    composite(image, np.dstack([bead * inside[..., None], inside]).astype(np.float32), x0, y0)
 
 
 def _piece_shadow(image: np.ndarray, table: Table, piece: dict) -> None:
