@@ -11,11 +11,8 @@ import pkgutil
 import sys
 
 from host import commands
+from host.errors import UsageError  # (defined there so library modules can raise it too)
 from host.paths import DataDirError
-
-
-class UsageError(Exception):
-    """Bad flags or arguments found after parsing; reported as usage, exit 2."""
 
 
 def command_modules() -> list:

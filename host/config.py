@@ -79,6 +79,8 @@ def expect(path: Path | str, table: str | None, key: str, value: Any, kind: type
 # [dice.NAME], ...) belong to the rules and vision and are passed through untouched.
 
 CAMERAS_HELP = "picamera, opencv:INDEX, opencv:URL, video:FILE, frames:DIR or synthetic[:SEED]"
+#: the name of a saved tray calibration (``dicewatch calibrate --name``, [device] calibration)
+CALIBRATION_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -149,18 +151,17 @@ def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceC
         if key in values and values[key] < low:
             raise ConfigError(path, f"[device] {key}: expected seconds >= {low}, got {values[key]!r}", line(key))
     if "calibration" in values:
-        from host.commands.calibrate import NAME_PATTERN
-        if not NAME_PATTERN.fullmatch(values["calibration"]):
+        if not CALIBRATION_NAME_PATTERN.fullmatch(values["calibration"]):
             raise ConfigError(path, f"[device] calibration: {values['calibration']!r}: expected the name of a saved "
                               "tray calibration: letters, digits, '-' and '_' (up to 64)", line("calibration"))
     if values.get("panel"):  # "" is no panel
-        from host.panel import parse_panel_spec
+        from host.panel import parse_panel_spec  # (loads pyserial: only for a config that names a panel)
         try:
             parse_panel_spec(values["panel"])
         except ValueError as exc:
             raise ConfigError(path, f"[device] {exc}", line("panel")) from None
     if "camera" in values:
-        from vision.sources import SourceError, parse_spec
+        from vision.sources import SourceError, parse_spec  # (loads OpenCV: only for a config that names a camera)
         try:
             parse_spec(values["camera"])
         except SourceError as exc:

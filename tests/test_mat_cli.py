@@ -121,8 +121,8 @@ def test_calibrate_from_frames_without_the_mat(tmp_path, capsys):
 def test_run_repeats_the_calibrations_advice_at_start(dicewatch_home, capsys):
     """A calibration saved before the advice existed (or whose advice was not followed) is
     advised about again when the box starts."""
-    from host.commands.calibrate import calibration_path
-    from host.commands.run import load_calibration
+    from host.calibration import calibration_path
+    from host.table_setup import load_calibration
     from vision.calibrate import Calibration
     far = Calibration(name="default", paper="A4", frame_size=(640, 480), image_to_mat=np.diag([1.2, 1.2, 1.0]))
     far.save(calibration_path("default"))

@@ -95,7 +95,7 @@ def test_a_tilted_die_found_twice_is_one_die_but_two_dice_are_refused(tmp_path):
     """A finder that sees a tilted die's side face as a second die, nearer than two dice
     lying side by side can be, still gives one teaching crop (from its surest find); two
     finds a die apart or more are two dice, and the photo is refused with its name."""
-    from host.commands.teach import die_crop_from_photo
+    from host.teaching import die_crop_from_photo
     photo = tmp_path / "one.png"
     cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
 
@@ -334,7 +334,7 @@ def test_add_pictures_of_some_faces_at_the_synthetic_camera(dicewatch_home, caps
 def test_the_self_check_names_the_faces_it_misread_and_how_to_add_pictures(capsys):
     """The faces whose pictures the left-out check misread, from the model's own record."""
     import types
-    from host.commands.teach import look_alike
+    from host.teaching import look_alike
     model = types.SimpleNamespace(faces=("SUN", "MOON"), example_faces=lambda: np.array([0, 0, 0, 1, 1, 1]),
                                   loo_right=np.array([True, False, True, True, True, True]))
     assert look_alike(model) == [("SUN", 1, 3)]
@@ -367,7 +367,7 @@ def test_teaching_at_the_mat_cuts_dice_as_the_calibrated_tray_reads_them(dicewat
     """With the printed mat in view the empty tray calibrates, so the teaching pictures are cut
     by the tray's die finder (on the die, not its shadow), as the device's reads will be:
     every example reads right when left out, and so does the mixed roll at the end."""
-    from host.commands.teach import CameraSession
+    from host.teaching import CameraSession
     from vision import sources
     session = CameraSession(sources.parse_spec("synthetic:3"), "jingle-bell-roll", script=[])
     session.learn_background()
@@ -383,7 +383,7 @@ def test_teaching_at_the_mat_cuts_dice_as_the_calibrated_tray_reads_them(dicewat
 def test_a_die_off_the_mat_is_pointed_out_while_teaching():
     """The calibrated tray's finder looks only at the mat's areas: a die put down beside the
     mat is not taken silently as an empty tray."""
-    from host.commands.teach import CameraSession, CaptureError, capture_examples
+    from host.teaching import CameraSession, CaptureError, capture_examples
     from host.teach_console import TeachConsole
     from vision import sources, synth
     session = CameraSession(sources.parse_spec("synthetic:3"), "jingle-bell-roll", script=[])

@@ -3,6 +3,9 @@ calibration options of the read command (kept here so read.py stays about photos
 
 A video or a folder of numbered frames goes through the settle gate; each settled roll is
 one "image" for read: labelled ``FILE@12.40s``, read, printed (and overlaid) like a photo.
+
+The vision modules (and host.calibration, which loads one) are imported where they are
+used: read.py loads this module for `dicewatch --help`, which must stay fast.
 """
 from __future__ import annotations
 
@@ -114,7 +117,7 @@ def load_calibration(args: argparse.Namespace):
         return None
     loaded = getattr(args, "_loaded_calibration", _UNLOADED)
     if loaded is _UNLOADED:
-        from host.commands.calibrate import load_named
+        from host.calibration import load_named
         from vision.calibrate import CalibrationError
         try:
             loaded = load_named(name)

@@ -16,47 +16,19 @@ examples:
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from itertools import islice
 from pathlib import Path
 
 import cv2
 
-from host import paths
+from host.calibration import calibration_path, check_name
 from host.cli import UsageError
-from vision.calibrate import DIE_MM, Calibration, CalibrationError, calibrate, view_advice
-from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
-from vision.tray_finder import TrayFinder
+from vision.calibrate import DIE_MM, CalibrationError, calibrate, view_advice
 
 NAME = "calibrate"
 HELP = "find the tray mat's markers and save the calibration (top-down view, scale, background)"
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SKIP_FRAMES = {"opencv": 10, "picamera": 0, "video": 0, "frames": 0, "synthetic": 0}
-
-
-def calibration_dir() -> Path:
-    return paths.data_dir() / "calibration"
-
-
-def check_name(name: str) -> str:
-    if not NAME_PATTERN.fullmatch(name or ""):
-        raise UsageError(f"--name {name!r}: use letters, digits, '-' and '_' (up to 64)")
-    return name
-
-
-def calibration_path(name: str) -> Path:
-    return calibration_dir() / f"{check_name(name)}.json"
-
-
-def load_named(name: str) -> Calibration:
-    """The saved calibration NAME; CalibrationError (with what exists) if there is none."""
-    path = calibration_path(name)
-    if not path.is_file():
-        saved = sorted(p.stem for p in calibration_dir().glob("*.json")) if calibration_dir().is_dir() else []
-        hint = f"saved: {', '.join(saved)}" if saved else "none saved yet; run 'dicewatch calibrate --camera ...'"
-        raise CalibrationError(f"no calibration named {name!r} ({hint})")
-    return Calibration.load(path)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the camera sources and the tray finder load only to calibrate: `dicewatch --help`
+    # imports every command module and needs neither
+    from vision.sources import CameraSpecError, SourceError, open_source, parse_spec
+    from vision.tray_finder import TrayFinder
+
     name = check_name(args.name)
     if not 1 <= args.frames <= 200:
         raise UsageError(f"--frames {args.frames}: expected 1 to 200")

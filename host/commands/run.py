@@ -18,13 +18,25 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-import warnings
 from dataclasses import replace
 from pathlib import Path
 
 from host.cli import UsageError
+from host.commands.place import configured_faces
 from host.config import ConfigError, DeviceConfig, load_config
+from host.keys import TerminalKeys
 from host.paths import data_dir, default_config_file
+from host.presenters import TerminalPresenter
+from host.session_store import SessionStore, StoreError
+from host.table_setup import RunFailed, add_controls, display_flags, fail, load_calibration, make_display
+from rules import get_game
+from rules.core import RuleError
+from rules.dice import FACE_SETS
+
+# Imported where they are used, so that `dicewatch --help` (which imports every command
+# module) stays fast: the table loop (host.loop, host.fate_table: gpiozero and the dice
+# readers), host.teaching (OpenCV and the dice models), the camera sources (OpenCV) and
+# host.panel (pyserial).
 
 NAME = "run"
 HELP = "run the box at the table: read the dice, keep the score, drive e-ink and LEDs"
@@ -69,27 +81,19 @@ def parse_players(text: str | None) -> list[str]:
     return names
 
 
-def display_flags(args) -> dict:
-    """The config changes --display, --png-dir and --no-gpio ask for (run and teach)."""
-    changes = {key: value for key, value in (("display", args.display), ("png_dir", args.png_dir)) if value}
-    if args.no_gpio:
-        changes["gpio"] = False
-    return changes
-
-
 def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
     path = Path(args.config) if args.config else default_config_file()
     doc, config = load_config(path)
     changes = display_flags(args)
     if args.camera:
-        from vision.sources import SourceError, parse_spec
+        from vision.sources import SourceError, parse_spec  # (OpenCV: see above)
         try:
             parse_spec(args.camera)
         except SourceError as exc:
             raise UsageError(str(exc)) from None
         changes["camera"] = args.camera
     if args.panel:
-        from host.panel import parse_panel_spec
+        from host.panel import parse_panel_spec  # (pyserial: see above)
         try:
             parse_panel_spec(args.panel)
         except ValueError as exc:
@@ -100,10 +104,6 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
 
 def open_table(args, doc: dict, config_path: Path | None):
     """The stored session to play: resumed or new. Returns (store, table, made now) or raises RunFailed."""
-    from host.session_store import SessionStore, StoreError
-    from rules import get_game
-    from rules.core import RuleError
-
     try:
         game = get_game(args.game or "jingle-bell-roll")
     except LookupError as exc:
@@ -151,12 +151,10 @@ def open_table(args, doc: dict, config_path: Path | None):
     options = dict(doc.get(game.name, {})) if isinstance(doc.get(game.name, {}), dict) else {}
     options["players"] = players
     if game.name == "christmas-romance":
-        from host.fate_table import table_options
+        from host.fate_table import table_options  # (the table loop: see above)
         options = table_options(args, options, players)
         if "faces" not in options and config_path is not None:
             # the face names given to the dice (`dicewatch dice rename`), as the README and `place` read them
-            from host.commands.place import configured_faces
-            from rules.dice import FACE_SETS
             try:
                 faces = configured_faces(config_path, doc)
             except ConfigError as exc:
@@ -174,100 +172,6 @@ def open_table(args, doc: dict, config_path: Path | None):
     return store, table, True
 
 
-class RunFailed(Exception):
-    """Something given to `dicewatch run` cannot be used; the message says what (exit 1)."""
-
-
-def fail(message: str):
-    raise RunFailed(message)
-
-
-def load_calibration(name: str):
-    """The tray calibration: the one named in the config (must exist), else "default" if saved, else None."""
-    from host.commands.calibrate import calibration_path, load_named
-    from vision.calibrate import CalibrationError, view_advice
-    calibration = None
-    try:
-        if name:
-            calibration = load_named(name)
-        elif calibration_path("default").is_file():
-            calibration = load_named("default")
-    except (CalibrationError, UsageError) as exc:
-        fail(f"tray calibration: {exc}")
-    if calibration is not None:
-        for advice in view_advice(calibration):
-            print(f"dicewatch run: tray calibration {calibration.name!r}: {advice}", file=sys.stderr)
-        return calibration
-    print("dicewatch run: no tray calibration saved; reading dice on the whole picture "
-          "(run 'dicewatch calibrate' with the mat under the camera for better reads)", file=sys.stderr)
-    return None
-
-
-def make_display(config: DeviceConfig, *, command: str = NAME):
-    """The e-ink presenter, or None. A missing HAT is reported (as ``dicewatch COMMAND``) and
-    falls back to PNG files."""
-    from host.eink import EinkScreen, InkyPanel, PngPanel
-    if config.display == "none":
-        return None
-    folder = Path(config.png_dir) if config.png_dir else data_dir() / "screens"
-    if config.display == "inky":
-        try:
-            return EinkScreen(InkyPanel(), min_interval=config.eink_min_interval, background=True)
-        except RuntimeError as exc:
-            print(f"dicewatch {command}: {exc}; writing the screens as PNG files to {folder} instead", file=sys.stderr)
-    try:
-        return EinkScreen(PngPanel(folder, config.display_size), min_interval=config.eink_min_interval)
-    except OSError as exc:
-        fail(f"cannot write the screens as PNG files to {folder} ({exc.strerror or exc}); "
-             f"give a folder you can write to (--png-dir, or png_dir in the config's [device] table)")
-
-
-def make_devices(config: DeviceConfig, post, *, command: str = NAME):
-    """The GPIO parts, or None when switched off or when this machine has no GPIO."""
-    if not config.gpio:
-        return None
-    from host.devices import TableDevices, pins_for
-    pins = pins_for()  # ConfigError for a broken pin map: fatal, it is the box's wiring
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # gpiozero warns once per pin library it cannot load
-            return TableDevices(pins, on_command=post)
-    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds when no GPIO is found
-        print(f"dicewatch {command}: no GPIO here ({type(exc).__name__}: {exc}); running without the status light, "
-              "bar, buzzer, buttons and knob (use --no-gpio to silence this)", file=sys.stderr)
-        return None
-
-
-def make_panel(config: DeviceConfig, post, *, command: str = NAME):
-    """The Pico table panel on a serial port (host/panel.py), or None."""
-    if not config.panel:
-        return None
-    try:
-        from host import panel
-    except ImportError:
-        fail("this dicewatch has no serial panel support (host/panel.py is missing)")
-    try:
-        return panel.open_panel(config.panel, on_command=post)
-    except Exception as exc:  # noqa: BLE001 - a missing panel must not stop the game
-        print(f"dicewatch {command}: table panel on {config.panel} not available ({exc}); going on without it",
-              file=sys.stderr)
-        return None
-
-
-def add_controls(config: DeviceConfig, post, presenters: list, *, command: str = NAME):
-    """The GPIO lights, buzzer, buttons and knob and the Pico panel, as configured: each posts
-    its commands to ``post`` and shows through ``presenters`` (appended to). Returns
-    (GPIO devices, panel), either None when absent; ConfigError for a broken pin map."""
-    from host.presenters import DevicePresenter
-    devices = make_devices(config, post, command=command)
-    if devices is not None:
-        presenters.append(DevicePresenter(devices))
-    panel = make_panel(config, post, command=command)
-    if panel is not None:
-        presenters.append(panel)
-    return devices, panel
-
-
 def run(args) -> int:
     try:
         return play(args)
@@ -277,8 +181,7 @@ def run(args) -> int:
 
 
 def play(args) -> int:
-    from host.loop import FrameWatcher, TableLoop
-    from host.presenters import TerminalPresenter
+    from host.loop import FrameWatcher, TableLoop  # (the table loop: see above)
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -301,7 +204,7 @@ def play(args) -> int:
     except RunFailed as exc:
         give_up(str(exc))
     try:
-        from host.loop import dice_reader
+        from host.loop import dice_reader  # (the table loop: see above)
         reader = dice_reader(dice_set, data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
         give_up(f"cannot read the {dice_set} dice: {exc}")
@@ -313,7 +216,7 @@ def play(args) -> int:
         presenters.append(display)
     overlay_dir = data_dir() / "reads" if config.overlays else None
     if game.name == "christmas-romance":
-        from host.fate_table import FateLoop
+        from host.fate_table import FateLoop  # (the table loop: see above)
         loop_class, extra = FateLoop, {"virtual_fate": args.virtual_fate}
     else:
         loop_class, extra = TableLoop, {"choose_characters": not args.no_characters}
@@ -321,7 +224,7 @@ def play(args) -> int:
                       watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
                       confidence=config.confidence, retry_max=config.camera_retry_max, **extra)
     if dice_set != "d6-pips":  # custom dice can be taught again from the knob menu, between turns
-        from host.commands.teach import box_teacher
+        from host.teaching import box_teacher  # (OpenCV and the dice models: see above)
         loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
             dice_reader(dice_set, data_dir(), calibration), calibration=calibration, overlay_dir=overlay_dir))
     try:
@@ -330,14 +233,13 @@ def play(args) -> int:
         give_up(str(exc))
 
     def open_camera():
-        from vision.sources import open_source
+        from vision.sources import open_source  # (the camera sources: see above)
         if config.camera.startswith("synthetic"):  # its players throw the dice the game asks for
             return open_source(config.camera, realtime=True, dice_set=dice_set, dice_count=loop.dice_wanted)
         return open_source(config.camera)
 
     loop.open_camera = open_camera
     if sys.stdin.isatty():  # keys typed on the terminal stand in for the buttons and knob (host/keys.py)
-        from host.keys import TerminalKeys
         TerminalKeys(loop.post).start()
     signal.signal(signal.SIGTERM, loop.request_stop)
     signal.signal(signal.SIGINT, loop.request_stop)
@@ -350,7 +252,7 @@ def play(args) -> int:
         store.close()
     table = loop.table  # Next after a game's end starts a new session
     if game.name == "christmas-romance" and table.state.phase == "over":
-        from host.fate_table import story_text
+        from host.fate_table import story_text  # (the table loop: see above)
         print(f"\nThe movie:\n{story_text(table.state)}")
     print(f"dicewatch run: stopped; session {table.id} saved "
           f"({'game over' if getattr(table.state, 'is_over', False) else 'resume with --resume'})", file=sys.stderr)

@@ -7,7 +7,7 @@ import time
 import cv2
 import pytest
 
-from host.commands.teach import box_teacher
+from host.teaching import box_teacher
 from host.loop import TableLoop
 from host.presenters import RecordingPresenter
 from host.session_store import SessionStore

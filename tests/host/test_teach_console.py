@@ -191,12 +191,13 @@ def test_teaching_at_the_box_answered_with_its_buttons(tmp_path, mock_factory, d
 def test_stopping_teaching_puts_the_box_back(tmp_path, mock_factory, monkeypatch, capsys):
     """Ctrl-C or SIGTERM (raised as KeyboardInterrupt) mid-teaching: exit 130, the screen says
     so, and every GPIO pin is released (the box can be opened again at once)."""
+    from host import teaching
     from host.commands import teach
 
     def interrupted(self):
         teach._interrupt(15, None)
 
-    monkeypatch.setattr(teach.CameraSession, "learn_background", interrupted)
+    monkeypatch.setattr(teaching.CameraSession, "learn_background", interrupted)
     config = tmp_path / "config.toml"
     config.write_text(f'[device]\ngpio = true\ndisplay = "png"\npng_dir = "{tmp_path / "screens"}"\n')
     assert cli.main(["teach", "--dice", "jingle-bell-roll", "--camera", "synthetic:2", "--replace",
