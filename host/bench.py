@@ -80,11 +80,12 @@ def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
 
     from host.devices import TableDevices, pins_for
     from host.eink import EinkScreen
-    from host.loop import FrameWatcher, TableLoop
+    from host.loop import TableLoop
+    from host.watcher import FrameWatcher
     from host.presenters import DevicePresenter, Presenter
     from host.session_store import SessionStore
     from rules import get_game
-    from host.loop import dice_reader
+    from host.watcher import dice_reader
     from vision.roll import Die, Roll
     from vision.settle import SettleGate
 
@@ -115,7 +116,7 @@ def bench_path(frames: int, panel: tuple[int, int]) -> dict[str, list[float]]:
                 stamps["leds"] += time.perf_counter() - t0
 
         leds = DevicePresenter(devices)
-        loop = TableLoop(table, presenters=[Timed()], choose_characters=False, confidence=0.0,
+        loop = TableLoop(table, presenters=[Timed()], ask_setup=False, confidence=0.0,
                          clock=lambda: clock["t"])
         reads = {"roll": None}
 

@@ -9,7 +9,8 @@ synthetic:SEED` does, 8 pictures per face), the tray is calibrated from its empt
 a game is played through the table loop (settle gate, calibrated tray finder, the taught
 set, the rules, the journal). The rendered players throw what the game asks for (the loop's
 ``dice_wanted``: Jingle Bell Roll's BELLS and the dice a re-roll leaves stay standing); a
-scripted player at the buttons answers as a careful player would:
+scripted player at the buttons (each game's ``bench_player`` and ``BENCH`` setups, in host/games/) answers
+as a careful player would:
 
 * Jingle Bell Roll (two players, Frosty and Holly Daze): after each turn's first roll it
   announces the first re-roll on the knob's menu when there is one, and it scores after the
@@ -37,14 +38,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host import games
 from host.bench_teach import as_labels, as_reads
 from host.presenters import counted
 from vision.bench.scoring import Tally
 
-GAMES = ("jingle-bell-roll", "fate-solo", "fate-coop")
 MAX_FRAMES = 40000      # a guard: a game takes 1,000-3,000 frames at 10 per second
 STUCK_FRAMES = 3000     # five minutes of film without an event: the game is stuck
-WAIT_FRAMES = 20        # the game waits for a button this long (2 s) before the player pushes
 
 
 @dataclass
@@ -77,9 +77,14 @@ class GameFigures:
                 f"taught {self.taught[0]}/{self.taught[1]}; {self.seconds:.0f} s")
 
 
-def game_over(state) -> bool:
-    """Jingle Bell Roll's state says ``is_over``; the fate game's is in its phase "over"."""
-    return bool(getattr(state, "is_over", False)) or getattr(state, "phase", None) == "over"
+def benchmarks() -> dict[str, tuple]:
+    """Every game's benchmark setups (``BENCH`` in its host/games/ module): name -> (module, setup)."""
+    found = {}
+    for name in games.names():
+        module = games.module_for(name)
+        for bench, setup in getattr(module, "BENCH", {}).items():
+            found[bench] = (module, setup)
+    return found
 
 
 def answer_check(loop, on_table) -> bool:
@@ -120,46 +125,20 @@ def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> li
     return lines
 
 
-def turn_knob_to(loop, index: int) -> None:
-    while loop.menu is not None and loop.menu.highlight != index:
-        loop.handle("right" if index > loop.menu.highlight else "left")
-    loop.handle("push")
-
-
-def jingle_bell_roll_player(loop, table, waited: int, rng: random.Random) -> None:
-    """Score after the third roll; announce a re-roll after the first when the menu has one."""
-    state = table.state
-    if loop.wizard is not None:
-        loop.handle("push")
-    elif state.roll_number == 3 and loop.reroll_with is None and loop.menu is None:
-        loop.handle("score")
-    elif (waited == 1 and state.roll_number == 1 and loop.reroll_with is None and loop.menu is None
-          and table.session.events[-1]["type"] == "roll" and state.rerolls_available()):
-        loop.handle("push")
-        values = [item.value for item in loop.menu.items]
-        turn_knob_to(loop, next(i for i, v in enumerate(values) if isinstance(v, tuple) and v[0] == "reroll"))
-
-
-def fate_player(loop, table, waited: int, rng: random.Random) -> None:
-    """Take one of the open menu's events; push when the game has waited for a button."""
-    if loop.menu is not None:
-        events = [i for i, item in enumerate(loop.menu.items) if isinstance(item.value, dict)]
-        turn_knob_to(loop, rng.choice(events) if events else 0)
-    elif loop.dice_wanted() == 0 and waited > WAIT_FRAMES:
-        loop.handle("push")
-
-
 def play(game: str, seed: int, work: Path) -> GameFigures:
+    """One benchmark game (``game``: a name of ``benchmarks()``) at synthetic camera ``seed``."""
     from host.demo_table import calibrate_synthetic, teach_at_synthetic_camera
-    from host.fate_table import FateLoop
-    from host.loop import FrameWatcher, TableLoop, dice_reader
+    from host.loop import TableLoop
     from host.presenters import RecordingPresenter
     from host.session_store import SessionStore
+    from host.watcher import FrameWatcher, dice_reader
     from rules import get_game
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
 
     started = time.perf_counter()
-    dice_set = "jingle-bell-roll" if game == "jingle-bell-roll" else "christmas-romance"
+    module, setup = benchmarks()[game]
+    rules = get_game(module.GAME)
+    dice_set = rules.dice
     figures = GameFigures(game, seed)
     data = work / f"{game}-{seed}"
     figures.taught = teach_at_synthetic_camera(dice_set, seed, data)
@@ -169,23 +148,16 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
     with SessionStore(data / "sessions.db") as store:
         screen = RecordingPresenter()
         watcher = FrameWatcher(dice_reader(dice_set, data, calibration), calibration=calibration)
-        if game == "jingle-bell-roll":
-            table = store.create(get_game(game), {"players": ["Ann", "Ben"],
-                                                  "characters": {"Ann": "Frosty", "Ben": "Holly Daze"}})
-            loop, player = TableLoop(table, presenters=[screen], choose_characters=False, watcher=watcher), \
-                jingle_bell_roll_player
-        else:
-            mode = game.split("-")[1]
-            setup = {"mode": mode} if mode == "solo" else {"mode": mode, "players": ["Ann", "Ben"]}
-            table = store.create(get_game("christmas-romance"), setup)
-            loop, player = FateLoop(table, presenters=[screen], watcher=watcher), fate_player
+        table = store.create(rules, setup)
+        loop = TableLoop(table, presenters=[screen], watcher=watcher, **getattr(module, "BENCH_LOOP", {}))
+        player = module.bench_player
         camera = SyntheticCamera(seed, dice_set=dice_set, fps=10, lead_in=0.5, hold=1.5,
                                  dice_count=loop.dice_wanted)
         loop.open_camera = lambda: camera
         loop.start()
         rng = random.Random(seed)
         waited, events, checked_since, asking = 0, 0, False, None
-        while not game_over(table.state) and figures.frames < MAX_FRAMES:
+        while not rules.is_over(table.state) and figures.frames < MAX_FRAMES:
             if loop.pending is not None:
                 if loop.pending is not asking:
                     asking = loop.pending
@@ -206,7 +178,7 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
             if len(table.session.events) != events:
                 events, waited = len(table.session.events), 0
                 event = table.session.events[-1]
-                if (event["type"] in ("roll", "reroll", "fate_roll") and "faces" in event and not checked_since
+                if (event["type"] in loop.plays.throw_events and "faces" in event and not checked_since
                         and Counter(event["faces"]) != Counter(camera.truth.faces)):
                     figures.misread.append((event["type"], event["faces"], camera.truth.faces))
                 checked_since = False
@@ -215,12 +187,12 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
                 if waited > STUCK_FRAMES:
                     figures.stuck = f"stuck at {screen.screens[-1].title!r}"
                     break
-        figures.finished = game_over(table.state)
+        figures.finished = rules.is_over(table.state)
         if not figures.finished and not figures.stuck:
             figures.stuck = f"{MAX_FRAMES} frames"
         figures.events = Counter(e["type"] for e in table.session.events)
         figures.dice_stored = sum(len(e["faces"]) for e in table.session.events
-                                  if e["type"] in ("roll", "reroll", "fate_roll") and "faces" in e)
+                                  if e["type"] in loop.plays.throw_events and "faces" in e)
         figures.refused = loop.refused
         camera.close()
     figures.seconds = time.perf_counter() - started
@@ -231,8 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m host.bench_games", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13, 14], metavar="SEED",
                         help="synthetic camera seeds, one game of each kind per seed (default 11-14)")
-    parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES), metavar="GAME",
-                        help=f"which games: {', '.join(GAMES)} (default all)")
+    kinds = list(benchmarks())
+    parser.add_argument("--games", nargs="+", choices=kinds, default=kinds, metavar="GAME",
+                        help=f"which games: {', '.join(kinds)} (default all)")
     args = parser.parse_args(argv)
     results = []
     with tempfile.TemporaryDirectory(prefix="dicewatch-games-") as work:

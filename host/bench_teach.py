@@ -41,7 +41,7 @@ def random_script(dice_set: str, rolls: int, seed: int):
 def settled_reads(dice_set: str, seed: int, rolls: int, readers: dict):
     """Yield (truth dice, {reader name: roll}) for each throw's first read of still dice."""
     from host.demo_table import calibrate_synthetic
-    from host.loop import FrameWatcher
+    from host.watcher import FrameWatcher
     from vision.synthetic_camera import SyntheticCamera
     calibration, note = calibrate_synthetic(seed)
     if calibration is None:
@@ -75,7 +75,7 @@ def camera_seeds(cameras: int) -> list[int]:
 
 def bench_set(dice_set: str, seeds: list[int], rolls: int, shots: int) -> None:
     from host.demo_table import teach_at_synthetic_camera
-    from host.loop import dice_reader
+    from host.watcher import dice_reader
     from vision.bench.scoring import Tally
     tallies = {"taught at the camera": Tally(), "built-in stand-ins": Tally()}
     checks, per_camera, throws, started = [], [], 0, time.perf_counter()

@@ -175,3 +175,28 @@ def load_config(path: Path | str | None) -> tuple[dict[str, Any], DeviceConfig]:
         return {}, DeviceConfig()
     doc = load_toml(path)
     return doc, device_config(doc, path)
+
+
+def game_options(game, doc: dict[str, Any], path: Path | str | None) -> dict[str, Any]:
+    """The game's options from the config file: its ``[<game-name>]`` table read by the game
+    itself (``Game.read_options``: each key checked, the defaults filled in). For a game with a
+    ``faces`` option not set there, the names given to its dice (``[dice.<dice set>] faces``,
+    as ``dicewatch dice rename`` says to write them) are used. ConfigError names the file, the
+    line and what was expected."""
+    from rules.core import OptionError
+    where = path if path is not None else "<config>"
+    table = doc.get(game.name)
+    try:
+        values = game.read_options(table)
+    except OptionError as exc:
+        raise ConfigError(where, str(exc), line_of_key(where, exc.key, game.name)) from None
+    named = (doc.get("dice") or {}) if isinstance(doc.get("dice"), dict) else {}
+    renamed = named.get(game.dice) if isinstance(named.get(game.dice), dict) else {}
+    given = isinstance(table, dict) and "faces" in table
+    if "faces" in values and not given and renamed.get("faces") is not None:
+        try:
+            values["faces"] = game.option("faces").check(renamed["faces"])
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(where, f"[dice.{game.dice}] faces: {exc}",
+                              line_of_key(where, "faces", f"dice.{game.dice}")) from None
+    return values

@@ -11,13 +11,17 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
+import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.eink import EinkScreen, PngPanel
-from host.loop import SETTLED, SETTLING, STILL, TableLoop
+from host.loop import TableLoop
+from host.watcher import SETTLED, SETTLING, STILL
+from rules import get_game
+from host.session_store import SessionStore
 from host.presenters import RecordingPresenter, TerminalPresenter, counted, how_many_dice
 
 FACES = ("MILK", "COOKIE", "LIST", "STOCKING", "GIFT", "BELL")
@@ -167,7 +171,7 @@ class DemoTable(ScriptedPlayers):
     # -- helpers ---------------------------------------------------------------------------
     def choose(self, value) -> None:
         """Turn the knob to the item whose value is ``value`` and push."""
-        menu = self.loop.menu or self.loop.wizard_menu or (self.loop.wizard.menu() if self.loop.wizard else None)
+        menu = self.loop.menu or self.loop.answering_menu
         self.turn_knob_to(menu, [item.value for item in menu.items].index(value))
 
     def progress(self, message: str) -> None:
@@ -296,7 +300,7 @@ class DemoTable(ScriptedPlayers):
         self.throw(thrown, [], hover=False)
         self.settle_read(kept + thrown)
         self.stats.slips += 1
-        if self.state.roll_number == rolls_before and self.loop.unusable_read is not None \
+        if self.state.roll_number == rolls_before and self.loop.unusable is not None \
                 and len(self.camera.last_read_faces()) != len(kept + thrown):
             self.press("push")  # the camera missed dice: enter them with the knob, as they are
             self.settle_read(kept + thrown)
@@ -314,7 +318,7 @@ class DemoTable(ScriptedPlayers):
         self.press("score")
         wizard = self.loop.wizard
         while self.loop.wizard is not None:
-            menu = self.loop.wizard_menu or wizard.menu()
+            menu = self.loop.answering_menu
             if menu.kind == "gift-card":
                 held = menu.context
                 card = "Secret Santa" if held > 0 and self.state.faces.count("GIFT") >= 2 and \
@@ -420,7 +424,7 @@ def filmed_game(clock: SimClock, rng: random.Random, dice_set: str, camera_class
     real watcher with the set the players taught at that camera first (``camera.teaching``
     says how it went). If vision cannot read these dice here: the scripted stand-in, with a
     note saying so (``throws``: what the note calls the game's throws)."""
-    from host.loop import FrameWatcher, dice_reader
+    from host.watcher import FrameWatcher, dice_reader
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
     scratch = None
@@ -452,7 +456,8 @@ def teach_at_synthetic_camera(dice_set: str, seed: int, data, shots: int = 8) ->
     --replace`): one die per face, ``shots`` pictures each, moved and turned between them.
     Stored in ``data``, replacing an earlier demo's; returns its self-check (examples read
     right when left out, examples)."""
-    from host.commands.teach import MIN_PHOTOS, CameraSession, capture_examples
+    from host.teach_limits import MIN_PHOTOS
+    from host.teaching import CameraSession, capture_examples
     from host.teach_console import TeachConsole
     from vision import dicesets, sources
     faces = list(dicesets.FACE_SETS[dice_set])
@@ -609,3 +614,33 @@ class SyntheticTable:
 
     def close(self) -> None:
         pass
+
+
+PLAYERS = ["Ann", "Ben", "Cy"]
+
+
+def run(args, size: tuple[int, int], out: Path) -> int:
+    """``dicewatch demo`` (Jingle Bell Roll): see host/commands/demo.py."""
+    started = time.perf_counter()
+    game = get_game(args.game)
+    store = SessionStore(out / "demo-sessions.db")
+    table = store.create(game, {"players": PLAYERS})
+    print(f"dicewatch demo: {game.title}, {', '.join(PLAYERS)}, {table.state.rules.rounds} rounds, on the "
+          f"synthetic camera; e-ink screens ({size[0]}x{size[1]}) go to {out}/", flush=True)
+    demo = DemoTable(table, out=out, size=size, rng=random.Random(args.seed), quiet=args.quiet)
+    if demo.vision_note:
+        print(demo.vision_note, flush=True)
+    if getattr(demo.camera, "teaching", ""):
+        print(demo.camera.teaching, flush=True)
+    if not args.quiet:
+        print("    (lines starting with LED: the status light, the roll bar and the buzzer, as they change)",
+              flush=True)
+    try:
+        demo.play()
+    finally:
+        demo.loop.shutdown()
+        store.close()
+    elapsed = time.perf_counter() - started
+    print()
+    print(demo.report(elapsed))
+    return 0

@@ -131,18 +131,16 @@ def icon_mask(face: str, size: int) -> Image.Image | None:
     return grey.point(lambda v: 255 if v < 140 else 0, mode="1")
 
 
-#: faces printed red on the panel (the rest black)
-RED_FACES = {"BELL", "SNOWFLAKE"}
-
-
-def draw_face(draw: ImageDraw.ImageDraw, face: str, box: tuple[int, int, int, int], colour: int = BLACK) -> None:
-    """Draw a die face icon (pips 1-6 or a custom face) inside ``box`` (x0, y0, x1, y1)."""
+def draw_face(draw: ImageDraw.ImageDraw, face: str, box: tuple[int, int, int, int], colour: int = BLACK,
+              red: bool = False) -> None:
+    """Draw a die face icon (pips 1-6 or a custom face) inside ``box`` (x0, y0, x1, y1);
+    ``red``: the game's special face (a BELL, a SNOWFLAKE: the game's table says which)."""
     x0, y0, x1, y1 = box
     side = int(min(x1 - x0, y1 - y0))
     if face not in {"1", "2", "3", "4", "5", "6"} and side >= 8:
         mask = icon_mask(face, side)
         if mask is not None:
-            draw.bitmap((int(x0), int(y0)), mask, fill=RED if face in RED_FACES else colour)
+            draw.bitmap((int(x0), int(y0)), mask, fill=RED if red else colour)
             return
     s = x1 - x0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -231,7 +229,7 @@ def _dice_row(draw, screen: Screen, top: int, w: int, u: float, most: int | None
         outline = RED if die.flagged else BLACK
         width = max(1, int(u * (2.5 if die.flagged else 1.2)))
         draw.rounded_rectangle(box, radius=max(2, s // 7), outline=outline, width=width)
-        draw_face(draw, die.face, (x + width, top + width, x + s - width, top + s - width))
+        draw_face(draw, die.face, (x + width, top + width, x + s - width, top + s - width), red=die.red or die.locked)
         if die.flagged:
             size = int(u * 9)
             draw.text((x + s - width - 1, top + width), "?", font=font(size), fill=RED, anchor="rt")

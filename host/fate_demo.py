@@ -6,7 +6,7 @@ their dice into the tray, places them with the knob's menu (melting a snowflake 
 dice match), ends the turn, then throws fate's dice (or, with ``--virtual-fate``, lets the
 box roll them). Every throw is rendered by vision's synthetic camera with the
 christmas-romance dice and goes through the real settle gate and dice reader into
-:class:`host.fate_table.FateLoop`. Each fate roll and its snowflakes are printed; every
+:class:`host.loop.TableLoop` (host/games/christmas_romance.py). Each fate roll and its snowflakes are printed; every
 e-ink screen is written as a PNG into ``--out``.
 
 The demo knows the faces it threw, so every misread is reported: a die the box flags is
@@ -17,13 +17,17 @@ the knob. All of it is counted in the report.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.demo_table import (DemoTable, Misread, ReadStats, ScriptedPlayers, SimClock,
                              SyntheticTable, filmed_game, misread_corrections)
-from host.fate_table import DICE_SET, FateLoop, story_pages
+from host.games.christmas_romance import DICE_SET, story_pages
+from host.loop import TableLoop
+from rules import get_game
+from host.session_store import SessionStore
 from host.presenters import counted, how_many_dice
 from rules.christmas_romance import snowflakes_gone
 
@@ -86,9 +90,9 @@ class FateDemo(ScriptedPlayers):
                          default_camera=lambda clock: make_fate_camera(clock, rng, overlay_dir=Path(out) / "reads",
                                                                         data=Path(out) / "data"))
         self.table, self.rng, self.max_turns = table, rng, max_turns
-        self.loop = FateLoop(table, presenters=self.presenters, watcher=self.camera.watch, open_camera=lambda: self.camera,
-                             clock=self.clock, confidence=0.9, virtual_fate=virtual_fate,
-                             new_seed=lambda: rng.randrange(1 << 31))
+        self.loop = TableLoop(table, presenters=self.presenters, watcher=self.camera.watch,
+                              open_camera=lambda: self.camera, clock=self.clock, confidence=0.9,
+                              options={"virtual_fate": virtual_fate}, new_seed=lambda: rng.randrange(1 << 31))
         self.stats = FateStats()
         self.turns = 0
         self.stopped = ""
@@ -224,7 +228,7 @@ class FateDemo(ScriptedPlayers):
                 continue
             if self.state.phase != "play":
                 return
-            menu = self.loop.turn_menu()
+            menu = self.loop.plays.turn_menu()
             values = [item.value for item in menu.items]
             melt = next((v for v in values if isinstance(v, dict) and v["type"] == "melt"), None)
             if melt and self.state.snowflakes_frozen:
@@ -266,7 +270,7 @@ class FateDemo(ScriptedPlayers):
         state = self.state
         dice = state.fate_dice
         frozen_before = state.snowflakes_frozen
-        if self.loop.virtual_fate:
+        if self.loop.plays.virtual_fate:
             self.press("push")
             truth = list(self.state.fate_roll)
             how = "rolled by the box"
@@ -277,7 +281,7 @@ class FateDemo(ScriptedPlayers):
         true_snow = truth.count(state.snowflake)
         read_snow = state.fate_roll.count(state.snowflake)
         self.stats.fate_rolls.append((dice, true_snow, state.snowflakes_frozen))
-        if not self.loop.virtual_fate:
+        if not self.loop.plays.virtual_fate:
             first = self.first_read
             self.stats.first_reads.append((dice, len(first), true_snow, first.count(state.snowflake)))
         self.say(f"fate rolls {how_many_dice(dice)} ({how}): {' '.join(state.fate_roll)} -> {read_snow} "
@@ -345,18 +349,14 @@ class FateDemo(ScriptedPlayers):
         return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args, size: tuple[int, int], out: Path) -> int:
     """``dicewatch demo --game christmas-romance``: see the module docstring."""
-    from host.commands.demo import parse_size, prepare_out
-    from host.session_store import SessionStore
-    from rules import get_game
-
-    size = parse_size(args.size)
-    out = prepare_out(args.out)
-    if out is None:
-        return 1
     started = time.perf_counter()
     mode = getattr(args, "mode", None) or "solo"
+    if mode not in ("solo", "coop"):
+        print(f"dicewatch demo: the scripted movie is played solo or co-op, not {mode}; "
+              f"`dicewatch run --game christmas-romance --mode {mode}` plays it at the table", file=sys.stderr)
+        return 2
     players = SOLO_PLAYERS if mode == "solo" else COOP_PLAYERS
     store = SessionStore(out / "demo-sessions.db")
     table = store.create(get_game("christmas-romance"), {"mode": mode, "players": players, **DEMO_MOVIE})

@@ -59,7 +59,8 @@ class DieView:
     confidence: float = 1.0
     kept: bool = False       # set aside in the keep area (not re-rolled)
     flagged: bool = False    # low confidence: the player must confirm or correct it
-    locked: bool = False     # may not be re-rolled (a Jingle Bell Roll BELL)
+    locked: bool = False     # may not be re-rolled (a Jingle Bell Roll BELL): drawn red, underlined
+    red: bool = False        # the game's special face (a BELL, a SNOWFLAKE), drawn red
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class Screen:
     title: str = ""
     lines: tuple[str, ...] = ()
     dice: tuple[DieView, ...] = ()
-    dice_set: str = "jingle-bell-roll"
+    dice_set: str = ""       # the dice drawn (rules.dice face set); the loop fills in the game's
     table: tuple[tuple[str, ...], ...] = ()
     highlight: int | None = None
     total: str = ""

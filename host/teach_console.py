@@ -22,6 +22,7 @@ import time
 from typing import Callable, Sequence, TextIO
 
 from host.devices import ATTENTION, READ_OK, WAITING
+from host.games import red_faces_of
 from host.presenters import PROMPT, ROLL, DieView, Screen, Status, how_many_dice, tell
 
 GO, STOP = True, False
@@ -163,7 +164,9 @@ class TeachConsole:
         marks = " ".join(f + ("?" if c < unsure_below else "") for f, c in zip(faces, confidences))
         unsure = sum(c < unsure_below for c in confidences)
         self._print(f"read: {marks}  ({how_many_dice(len(faces))}, {unsure} unsure)")
-        dice = tuple(DieView(face, confidence=c, flagged=c < unsure_below) for face, c in zip(faces, confidences))
+        red = red_faces_of(dice_set)
+        dice = tuple(DieView(face, confidence=c, flagged=c < unsure_below, red=face in red)
+                     for face, c in zip(faces, confidences))
         self._show(Screen(ROLL, title=title, dice=dice, dice_set=dice_set,
                           footer=CONFIRM_FOOTER if self.wait else f"{how_many_dice(len(faces))}, {unsure} unsure"))
         if not self.wait:

@@ -1034,6 +1034,15 @@ OPTIONS = (
            "or multiplayer.", choices=MODES),
     Option("faces", list(FACE_SETS[GAME_NAME]), "The six face names, SNOWFLAKE first. ASSUMPTION: the rulebook "
            "shows the other five only as pictures, so they are placeholders to rename.", check=_check_faces),
+    Option("love_interests", None, "Each player's (or couple's) star and headliner love interests, "
+           "{name: [star, headliner]}; default: the rules' example pair."),
+    Option("stage_cards", None, "The stage cards, as titles or {title, layout}; default: the built-in examples "
+           "(ASSUMPTION: the rulebook's card pictures are missing)."),
+    Option("romance_cards", None, "The Christmas romance cards (as stage_cards); default: the built-in examples."),
+    Option("element_cards", None, "The movie element cards (as stage_cards); default: the built-in examples."),
+    Option("fate_dice", None, "Fate's dice (the rulebook's 10)."),
+    Option("melts", None, "Whether 3 dice of one face melt a snowflake (default: in the solo game only)."),
+    Option("element_locations", None, "Movie element cards face up at once (the rulebook's 3)."),
     Option("virtual_fate", False, "The box rolls fate's dice itself (from a seed kept in the log); "
            "not a rule, so not kept in the session's setup.", check=_check_bool, setup=False),
 )

@@ -216,8 +216,10 @@ class Game:
         """Of ``values`` (from :meth:`read_options`), those that are setup options of a session,
         defaults included: the header then says exactly how the game was set up, even where
         the box's default is not the one ``setup`` assumes for a missing key (Another Christmas
-        Romance Movie: the box plays solo, a header without ``mode`` is multiplayer)."""
-        return {o.name: copy.deepcopy(values[o.name]) for o in self.options if o.setup and o.name in values}
+        Romance Movie: the box plays solo, a header without ``mode`` is multiplayer). An option
+        whose value is None ("the rules' own default", e.g. the example deck) is left out."""
+        return {o.name: copy.deepcopy(values[o.name]) for o in self.options
+                if o.setup and values.get(o.name) is not None}
 
 
 def _naming(key: str, message: str) -> str:

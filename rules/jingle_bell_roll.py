@@ -1100,14 +1100,13 @@ def legal_events(state: State) -> tuple[dict[str, Any], ...]:
 
 
 def character_choices(state: State) -> tuple[dict[str, Any], ...]:
-    """Before the first roll: each character not yet taken, for the first player without one."""
+    """Before the first roll: each character not yet taken, for each player without one, in
+    seat order (a player may decline, so the table asks the next one)."""
     if not state.can_choose_characters:
         return ()
-    chooser = next((p.name for p in state.players if p.character is None), None)
-    if chooser is None:
-        return ()
     taken = {p.character for p in state.players}
-    return tuple({"type": "choose_character", "player": chooser, "character": name}
+    return tuple({"type": "choose_character", "player": p.name, "character": name}
+                 for p in state.players if p.character is None
                  for name in CHARACTERS if name not in taken)
 
 

@@ -9,6 +9,10 @@
          --resume continues exactly there) are left out unless --bookkeeping is given.
 
 SESSION is a session id as listed by `dicewatch export --list`, or "latest".
+
+An export is public: every event goes through its game's public view (``event_view(event,
+None)``), so a secret (a hidden role, a lucky face) is left out. --with-secrets writes the
+events whole, for the box's owner: such a file can be replayed, and gives the secrets away.
 """
 from __future__ import annotations
 
@@ -22,7 +26,15 @@ from pathlib import Path
 from host.cli import UsageError
 from host.paths import data_dir
 from host.session_store import BOOKKEEPING, NOTE, UNDO, SessionStore, StoreError, effective_events
-from rules.core import SCHEMA_VERSION
+from rules import get_game
+from rules.core import PUBLIC, SCHEMA_VERSION, Game
+
+
+def known_game(name: str) -> Game | None:
+    try:
+        return get_game(name)
+    except LookupError:
+        return None
 
 NAME = "export"
 HELP = "write a stored game's history as JSON Lines or CSV"
@@ -35,6 +47,8 @@ def add_arguments(parser) -> None:
                         help="jsonl: a replay file; csv: the full journal (default: jsonl)")
     parser.add_argument("--bookkeeping", action="store_true",
                         help="csv: also the table loop's own notes (open answers, dice places)")
+    parser.add_argument("--with-secrets", action="store_true",
+                        help="the events whole, secrets too (a hidden role...): a file to replay, not to share")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     parser.add_argument("--list", action="store_true", help="list the stored sessions and exit")
     parser.add_argument("--sessions", metavar="FILE", type=Path,
@@ -57,9 +71,23 @@ def format_list(store: SessionStore) -> str:
     return "\n".join(out)
 
 
-def to_jsonl(header: dict, entries) -> str:
+def seen_by(game: Game | None, viewer: str | None):
+    """What ``viewer`` may see of an event (None: the public; a game not known here: all of it
+    is withheld but its kind, as a secret might be anywhere in it)."""
+    def view(event: dict) -> dict | None:
+        if game is None:
+            return {"type": event.get("type")}
+        return game.event_view(event, viewer)
+    return view
+
+
+def whole(event: dict) -> dict:
+    return event
+
+
+def to_jsonl(header: dict, entries, show=whole) -> str:
     lines = [{"schema": SCHEMA_VERSION, "game": header["game"], "setup": header["setup"]}]
-    lines += effective_events(entries)
+    lines += [seen for seen in map(show, effective_events(entries)) if seen is not None]
     return "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines)
 
 
@@ -74,14 +102,28 @@ def is_bookkeeping(entry) -> bool:
     return entry.kind == NOTE and entry.body.get("type") in BOOKKEEPING
 
 
-def to_csv(entries, bookkeeping: bool = False) -> str:
+def shown_body(entry, show) -> dict | None:
+    """A journal entry's body as ``show`` lets it be seen (the events in it, and in a refused
+    roll's or an undo's note, through the game's view)."""
+    body = dict(entry.body)
+    if entry.kind == "event":
+        return show(body)
+    for key in ("event", "undoes"):
+        if isinstance(body.get(key), dict):
+            body[key] = show(body[key])
+    return body
+
+
+def to_csv(entries, bookkeeping: bool = False, show=whole) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["seq", "time", "kind", "type", "player", "details"])
     for entry in entries:
         if is_bookkeeping(entry) and not bookkeeping:
             continue
-        body = entry.body
+        body = shown_body(entry, show)
+        if body is None:
+            continue
         if entry.kind == UNDO:
             kind_type = (body.get("undoes") or {}).get("type", "")
         else:
@@ -128,7 +170,8 @@ def run(args) -> int:
     except StoreError as exc:
         print(f"dicewatch export: {exc}", file=sys.stderr)
         return 1
-    text = to_jsonl(header, entries) if args.format == "jsonl" else to_csv(entries, args.bookkeeping)
+    show = whole if args.with_secrets else seen_by(known_game(header["game"]), PUBLIC)
+    text = to_jsonl(header, entries, show) if args.format == "jsonl" else to_csv(entries, args.bookkeeping, show)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -35,10 +35,9 @@ from pathlib import Path
 
 from host import paths
 from host.cli import UsageError
-from host.config import ConfigError, line_of_key, load_toml
+from host.config import ConfigError, game_options, load_toml
 from host.presenters import counted, how_many_dice
-from rules import placement
-from rules.dice import FACE_SETS
+from rules import get_game, placement
 
 NAME = "place"
 HELP = "list the legal placements of a roll on a card, and suggest the best"
@@ -68,28 +67,15 @@ def builtin_layouts() -> list[str]:
 
 
 def configured_faces(config: Path | None, doc: dict | None = None) -> tuple[str, ...]:
-    """The face names: ``[dice.christmas-romance] faces`` from the config, else the defaults.
-    ``doc``: the config file already parsed (errors still name ``config`` and the line)."""
-    default = FACE_SETS["christmas-romance"]
+    """The face names of Another Christmas Romance Movie's dice: the game's ``faces`` option as
+    its own reader takes it from the config (``[christmas-romance] faces``, else the names given
+    to the dice, ``[dice.christmas-romance] faces``), else the defaults. ``doc``: the config
+    file already parsed (errors still name ``config`` and the line)."""
+    game = get_game("christmas-romance")
     if config is None:
-        return default
-    dice = (load_toml(config) if doc is None else doc).get("dice", {})
-    if not isinstance(dice, dict):
-        raise ConfigError(config, f"dice: expected tables such as [dice.christmas-romance], got {dice!r}",
-                          line_of_key(config, "dice"))
-    table = dice.get("christmas-romance", {})
-    if not isinstance(table, dict):
-        raise ConfigError(config, f"[dice] christmas-romance: expected a table [dice.christmas-romance] with "
-                          f"faces = [...], got {table!r}", line_of_key(config, "christmas-romance", "dice"))
-    faces = table.get("faces")
-    if faces is None:
-        return default
-    if (not isinstance(faces, list) or len(faces) != 6 or len(set(faces)) != 6
-            or not all(isinstance(f, str) and f and " " not in f for f in faces)):
-        raise ConfigError(config, f"[dice.christmas-romance] faces: expected six different names without "
-                          f"spaces, the snowflake first, got {faces!r}",
-                          line_of_key(config, "faces", "dice.christmas-romance"))
-    return tuple(faces)
+        return tuple(game.option("faces").default)
+    values = game_options(game, load_toml(config) if doc is None else doc, config)
+    return tuple(values["faces"])
 
 
 def read_card(card: str) -> tuple[str, str]:

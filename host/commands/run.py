@@ -22,8 +22,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from host.cli import UsageError
-from host.commands.place import configured_faces
-from host.config import ConfigError, DeviceConfig, load_config
+from host import games
+from host.config import ConfigError, DeviceConfig, game_options, load_config
 from host.keys import TerminalKeys
 from host.paths import data_dir, default_config_file
 from host.presenters import TerminalPresenter
@@ -31,10 +31,9 @@ from host.session_store import SessionStore, StoreError
 from host.table_setup import RunFailed, add_controls, display_flags, fail, load_calibration, make_display
 from rules import get_game
 from rules.core import RuleError
-from rules.dice import FACE_SETS
 
 # Imported where they are used, so that `dicewatch --help` (which imports every command
-# module) stays fast: the table loop (host.loop, host.fate_table: gpiozero and the dice
+# module) stays fast: the table loop (host.loop, host.watcher: gpiozero and the dice
 # readers), host.teaching (OpenCV and the dice models), the camera sources (OpenCV) and
 # host.panel (pyserial).
 
@@ -43,8 +42,6 @@ HELP = "run the box at the table: read the dice, keep the score, drive e-ink and
 
 log = logging.getLogger("dicewatch")
 
-#: games the table loop (host/loop.py) knows how to prompt for
-TABLE_GAMES = ("jingle-bell-roll", "christmas-romance")
 
 
 def add_arguments(parser) -> None:
@@ -64,12 +61,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--display", choices=("inky", "png", "none"), help="e-ink backend (default: config, else inky)")
     parser.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
-    parser.add_argument("--no-characters", action="store_true", help="do not ask for character cards at the start")
     parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
-    parser.add_argument("--mode", choices=("solo", "coop"),
-                        help="christmas-romance: the single-player or 2-player co-op game against fate (default solo)")
-    parser.add_argument("--virtual-fate", action="store_true",
-                        help="christmas-romance: the box rolls fate's dice itself (seeded; the seed is logged)")
+    games.add_setup_arguments(parser)
 
 
 def parse_players(text: str | None) -> list[str]:
@@ -102,21 +95,33 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
     return doc, replace(config, **changes), path
 
 
+def game_flags_check(args, game) -> None:
+    """A setup flag of another game (--mode without --game christmas-romance) is a usage error."""
+    own = set(getattr(games.module_for(game.name), "SETUP_FLAGS", {}).values()) if game.name in games.names() else set()
+    for name in games.names():
+        for flag, dest in getattr(games.module_for(name), "SETUP_FLAGS", {}).items():
+            if dest not in own and getattr(args, dest, None):
+                raise UsageError(f"{flag}: only for --game {name}, not {game.name}")
+
+
+def new_setup(args, game, doc: dict, config_path: Path | None, players: list[str]) -> dict:
+    """The setup options of a new session: the game's config table, then its command-line
+    arguments (host/games/<game>.py ``setup_options``)."""
+    values = game_options(game, doc, config_path)
+    module = games.module_for(game.name) if game.name in games.names() else None
+    given = module.setup_options(args, players) if module is not None and hasattr(module, "setup_options") \
+        else {"players": players}
+    return {**game.setup_options(values), **given}
+
+
 def open_table(args, doc: dict, config_path: Path | None):
     """The stored session to play: resumed or new. Returns (store, table, made now) or raises RunFailed."""
     try:
         game = get_game(args.game or "jingle-bell-roll")
     except LookupError as exc:
         raise UsageError(str(exc)) from None
-    if game.name not in TABLE_GAMES:
-        raise UsageError(f"the table loop plays {', '.join(TABLE_GAMES)} so far; for {game.title} use "
-                         "dicewatch place, score and replay")
-    if not args.resume:  # (a resumed game is known once opened; it keeps its own mode)
-        for flag, given, own_game in (("--mode", args.mode, "christmas-romance"),
-                                      ("--virtual-fate", args.virtual_fate, "christmas-romance"),
-                                      ("--no-characters", args.no_characters, "jingle-bell-roll")):
-            if given and game.name != own_game:
-                raise UsageError(f"{flag}: only for --game {own_game}, not {game.name}")
+    if not args.resume:  # (a resumed game is known once opened; it keeps its own setup)
+        game_flags_check(args, game)
     players = parse_players(args.players)
     try:
         store = SessionStore(data_dir() / "sessions.db")
@@ -129,7 +134,7 @@ def open_table(args, doc: dict, config_path: Path | None):
             session_id = store.latest(game.name)
         else:  # no --game: the last unfinished game, whichever the table plays
             session_id = next((info.id for info in store.list()
-                               if info.closed is None and info.game in TABLE_GAMES), None)
+                               if info.closed is None and info.game in games.names()), None)
         if session_id is not None:
             try:
                 table = store.open(session_id, get_game)
@@ -145,25 +150,16 @@ def open_table(args, doc: dict, config_path: Path | None):
             store.close()
             kind = f"{game.name} " if args.game else ""
             fail(f"no unfinished {kind}game to resume; start one with --players \"Ann,Ben,Cy\"")
-    if not players and game.name != "christmas-romance":  # christmas-romance: the rules' default players
-        store.close()
-        raise UsageError('give the players in seat order, e.g. --players "Ann,Ben,Cy" (or --resume)')
-    options = dict(doc.get(game.name, {})) if isinstance(doc.get(game.name, {}), dict) else {}
-    options["players"] = players
-    if game.name == "christmas-romance":
-        from host.fate_table import table_options  # (the table loop: see above)
-        options = table_options(args, options, players)
-        if "faces" not in options and config_path is not None:
-            # the face names given to the dice (`dicewatch dice rename`), as the README and `place` read them
-            try:
-                faces = configured_faces(config_path, doc)
-            except ConfigError as exc:
-                store.close()
-                fail(str(exc))
-            if faces != FACE_SETS[game.name]:
-                options["faces"] = list(faces)
     try:
-        table = store.create(game, options)
+        setup = new_setup(args, game, doc, config_path, players)
+    except ConfigError as exc:
+        store.close()
+        fail(str(exc))
+    except ValueError as exc:  # the game's own setup arguments (host/games/)
+        store.close()
+        raise UsageError(str(exc)) from None
+    try:
+        table = store.create(game, setup)
     except RuleError as exc:
         store.close()
         where = f" (check the [{game.name}] table of {config_path})" if config_path and doc.get(game.name) else ""
@@ -181,8 +177,8 @@ def run(args) -> int:
 
 
 def play(args) -> int:
-    from host.loop import FrameWatcher, TableLoop  # (the table loop: see above)
-
+    from host.loop import TableLoop  # (the table loop: see above)
+    from host.watcher import FrameWatcher, dice_reader  # (the table loop: see above)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         doc, config, config_path = settings(args)
@@ -204,7 +200,6 @@ def play(args) -> int:
     except RunFailed as exc:
         give_up(str(exc))
     try:
-        from host.loop import dice_reader  # (the table loop: see above)
         reader = dice_reader(dice_set, data_dir(), calibration)
     except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
         give_up(f"cannot read the {dice_set} dice: {exc}")
@@ -215,14 +210,15 @@ def play(args) -> int:
     if display is not None:
         presenters.append(display)
     overlay_dir = data_dir() / "reads" if config.overlays else None
-    if game.name == "christmas-romance":
-        from host.fate_table import FateLoop  # (the table loop: see above)
-        loop_class, extra = FateLoop, {"virtual_fate": args.virtual_fate}
-    else:
-        loop_class, extra = TableLoop, {"choose_characters": not args.no_characters}
-    loop = loop_class(table, presenters=presenters,
-                      watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
-                      confidence=config.confidence, retry_max=config.camera_retry_max, **extra)
+    try:
+        box_options = {k: v for k, v in game_options(game, doc, config_path).items()
+                       if not game.option(k).setup}
+    except ConfigError as exc:
+        give_up(str(exc))
+    loop = TableLoop(table, presenters=presenters,
+                     watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
+                     confidence=config.confidence, retry_max=config.camera_retry_max,
+                     **games.loop_arguments(game.name, args, box_options))
     if dice_set != "d6-pips":  # custom dice can be taught again from the knob menu, between turns
         from host.teaching import box_teacher  # (OpenCV and the dice models: see above)
         loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
@@ -251,9 +247,10 @@ def play(args) -> int:
             devices.close()
         store.close()
     table = loop.table  # Next after a game's end starts a new session
-    if game.name == "christmas-romance" and table.state.phase == "over":
-        from host.fate_table import story_text  # (the table loop: see above)
-        print(f"\nThe movie:\n{story_text(table.state)}")
+    ended = game.is_over(table.state)
+    closing = loop.plays.closing_words() if ended else ""
+    if closing:
+        print(f"\n{closing}")
     print(f"dicewatch run: stopped; session {table.id} saved "
-          f"({'game over' if getattr(table.state, 'is_over', False) else 'resume with --resume'})", file=sys.stderr)
+          f"({'game over' if ended else 'resume with --resume'})", file=sys.stderr)
     return 0

@@ -19,9 +19,9 @@ from typing import Any
 
 from host import paths
 from host.cli import UsageError
-from host.config import ConfigError, line_of_key, load_toml
+from host.config import ConfigError, load_toml
+from host.config import game_options as config_game_options
 from host.presenters import counted
-from rules import RuleError
 from rules import jingle_bell_roll as jbr
 from rules.jingle_bell_roll_cards import CHARACTERS, FACES, GIFT_CARDS, lookup
 
@@ -107,24 +107,13 @@ def _lookup_or_usage(name: str, table: dict, flag: str, what: str) -> str:
         raise UsageError(f"{flag}: unknown {what} {name!r}; valid: {', '.join(table)}") from None
 
 
-def game_options(doc: dict[str, Any], path: Path | str = "<config>", table: str = jbr.NAME) -> dict[str, Any]:
-    """The ``[jingle-bell-roll]`` table of a parsed config file, each key checked by the rules,
-    ready to merge into the game's setup options (the device loop uses this too).
-
-    ConfigError names the file, the line and what was expected.
-    """
-    options = doc.get(table, {})
-    if not isinstance(options, dict):
-        raise ConfigError(path, f"{table}: expected a table [{table}]", line_of_key(path, table))
-    for key, value in options.items():
-        if key not in jbr.OPTION_KEYS:
-            raise ConfigError(path, f"[{table}] unknown key {key!r}; expected one of {', '.join(jbr.OPTION_KEYS)}",
-                              line_of_key(path, key, table))
-        try:
-            jbr.make_rules({key: value})
-        except RuleError as exc:
-            raise ConfigError(path, f"[{table}] {exc}", line_of_key(path, key, table)) from None
-    return dict(options)
+def game_options(doc: dict[str, Any], path: Path | str = "<config>") -> dict[str, Any]:
+    """The keys the config file's ``[jingle-bell-roll]`` table gives, each checked by the game's
+    own reader (``Game.read_options``, through host.config.game_options), ready to merge into
+    the game's setup options. ConfigError names the file, the line and what was expected."""
+    table = doc.get(jbr.NAME)
+    values = config_game_options(jbr.GAME, doc, path)
+    return {key: values[key] for key in (table or {})}
 
 
 def game_rules(path: Path | str | None) -> jbr.Rules:

@@ -221,12 +221,3 @@ def teach_at_camera(args: argparse.Namespace, faces: list[str], data, kept: dict
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
-
-def __getattr__(name: str):
-    """``from host.commands.teach import CameraSession, capture_examples``, as host/demo_table.py
-    still does: those now live in host/teaching.py (import them from there). Remove this
-    once nothing imports them from here (tests/host/test_import_graph.py lists who does)."""
-    if name in ("CameraSession", "capture_examples"):
-        from host import teaching  # (heavy: see above)
-        return getattr(teaching, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

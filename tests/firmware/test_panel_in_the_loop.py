@@ -39,7 +39,7 @@ def test_a_checked_die_corrected_from_the_panel(table):
     clock = Clock()
     pico = PtyPanel(clock)
     panel = SerialPanel(PanelSpec(port=pico.path), on_command=None, clock=clock)
-    loop = TableLoop(table, presenters=[panel], choose_characters=False)
+    loop = TableLoop(table, presenters=[panel], ask_setup=False)
     panel.on_command = loop.post
     try:
         pump(loop, panel, pico, clock)

@@ -49,7 +49,7 @@ def main() -> int:
     store = SessionStore(db)
     session_id = store.latest(game.name)
     table = store.open(session_id, get_game) if session_id else store.create(game, {"players": PLAYERS})
-    loop = TableLoop(table, presenters=[], choose_characters=False)
+    loop = TableLoop(table, presenters=[], ask_setup=False)
     loop.start()
     print("ready", file=sys.stderr, flush=True)  # the test strikes only after this
     while not loop.state.is_over:

@@ -17,7 +17,7 @@ def test_script_is_deterministic_and_throws_three_to_seven_dice():
 
 
 def test_each_throw_is_read_once_and_counted_like_the_scorer(tmp_path):
-    from host.loop import dice_reader
+    from host.watcher import dice_reader
     script = bench_teach.random_script("jingle-bell-roll", 3, seed=1000)
     readers = {"built-in": lambda calibration: dice_reader("jingle-bell-roll", tmp_path, calibration)}
     reads = list(bench_teach.settled_reads("jingle-bell-roll", 1000, 3, readers))

@@ -9,10 +9,22 @@ from collections import Counter
 import pytest
 from sigterm_run import run_then_sigterm
 
-from host.loop import FrameWatcher
+from host.watcher import FrameWatcher
 from host.session_store import SessionStore
 from rules import get_game
 from vision.roll import Throw
+
+
+def reroll_with(loop):
+    """The ability whose re-roll the loop waits for (its Awaiting interaction), or None."""
+    return (loop.awaited or {}).get("with")
+
+
+def announce(loop, source):
+    """As if the knob's "Re-roll one die with SOURCE" had been chosen."""
+    from host.interactions import Awaiting
+    loop.stack.remove(Awaiting)
+    loop.stack.push(Awaiting({"type": "reroll", "player": loop.state.current_player, "with": source}))
 
 
 @pytest.fixture
@@ -48,7 +60,7 @@ def test_turns_filmed_by_the_synthetic_camera_go_through_vision_loop_and_rules(j
         clock = SimClock()
         calibration, note = calibrate_synthetic(11)
         assert calibration is not None, note
-        from host.loop import dice_reader
+        from host.watcher import dice_reader
         # as the device builds it: with the calibration, dice are found against the empty mat
         watcher = FrameWatcher(dice_reader("jingle-bell-roll", tmp_path / "data", calibration),
                                calibration=calibration)
@@ -126,7 +138,7 @@ def test_a_lamp_switched_on_mid_game_is_made_up_for_by_the_cameras_exposure(jbr_
     locked, so the pale mat burns out). A camera that can change its exposure is told to, and
     every later throw is read whole and once; one that cannot gets a warning instead."""
     from host.demo_table import calibrate_synthetic
-    from host.loop import SETTLED, dice_reader
+    from host.watcher import SETTLED, dice_reader
     from vision.synthetic_camera import ScriptedRoll, SyntheticCamera
     calibration, note = calibrate_synthetic(11)
     assert calibration is not None, note
@@ -160,14 +172,15 @@ def synthetic_run(tmp_path, **setup):
     play_until): ``play_until(done, frames)`` steps the loop until ``done()`` (a die to check
     is taken as read)."""
     from host.demo_table import calibrate_synthetic
-    from host.loop import TableLoop, dice_reader
+    from host.loop import TableLoop
+    from host.watcher import dice_reader
     from vision.synthetic_camera import SyntheticCamera
 
     calibration, note = calibrate_synthetic(11)
     assert calibration is not None, note
     with SessionStore(tmp_path / "s.db") as store:
         table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"], **setup})
-        loop = TableLoop(table, choose_characters=False, watcher=FrameWatcher(
+        loop = TableLoop(table, ask_setup=False, watcher=FrameWatcher(
             dice_reader("jingle-bell-roll", tmp_path / "data", calibration), calibration=calibration))
         camera = SyntheticCamera(11, dice_set="jingle-bell-roll", fps=10, lead_in=0.5, hold=1.5,
                                  dice_count=loop.dice_wanted)
@@ -219,11 +232,12 @@ def test_the_synthetic_players_keep_their_bells_and_re_roll_one_die(jbr_reader, 
         play_until(lambda: table.state.roll_number == 1)
         bells_after_first = table.state.faces.count("BELL")
         loop.handle("push")
-        target = [item.value for item in loop.menu.items].index(("reroll", "Rockin' Around"))
+        target = [item.value for item in loop.menu.items].index(
+            {"type": "reroll", "player": loop.state.current_player, "with": "Rockin' Around"})
         for _ in range(target - loop.menu.highlight):
             loop.handle("right")
         loop.handle("push")
-        assert loop.reroll_with == "Rockin' Around"
+        assert reroll_with(loop) == "Rockin' Around"
         play_until(lambda: stored("reroll"))
         play_until(lambda: table.state.roll_number == 3)
         assert loop.refused == 0, [e.body["reason"] for e in table.entries if e.body.get("type") == "refused"]
@@ -251,7 +265,7 @@ def test_a_whole_game_at_the_synthetic_table_is_played_without_a_refusal(jbr_rea
                     and not any(e["type"] == "reroll" for e in table.session.events[-1:]):
                 loop.handle("push")
                 values = [item.value for item in loop.menu.items]
-                target = next(i for i, v in enumerate(values) if isinstance(v, tuple) and v[0] == "reroll")
+                target = next(i for i, v in enumerate(values) if isinstance(v, dict) and v["type"] == "reroll")
                 for _ in range(target - loop.menu.highlight):
                     loop.handle("right")
                 loop.handle("push")

@@ -1,4 +1,4 @@
-"""Another Christmas Romance Movie at the table (host/fate_table.py): fate read or rolled,
+"""Another Christmas Romance Movie at the table (host/games/christmas_romance.py on the one loop): fate read or rolled,
 snowflakes on the bar graph, melts and fate's-turn choices from the knob, win, loss, story."""
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import pytest
 from sigterm_run import run_then_sigterm
 
 from host.devices import TableDevices, pins_for
-from host.fate_table import FateLoop, story_pages, table_options
+from host.games.christmas_romance import setup_options, story_pages
+from host.loop import TableLoop
 from host.menus import BACK
 from host.presenters import DevicePresenter, RecordingPresenter
 from host.session_store import SessionStore
 from rules import get_game
 from rules.christmas_romance import roll_faces
 from rules.core import RuleError
-from vision.roll import Die, Roll
+from vision.roll import Die, Roll, Throw
 
 GAME = get_game("christmas-romance")
 SNOW = "SNOWFLAKE"
@@ -34,10 +35,15 @@ def store(tmp_path):
         yield store
 
 
+def fate_loop(table, *, virtual_fate=False, **kw):
+    """The one table loop playing Another Christmas Romance Movie (``virtual_fate``: its box option)."""
+    return TableLoop(table, options={"virtual_fate": virtual_fate}, **kw)
+
+
 def make_loop(store, setup=None, **kw):
     table = store.create(GAME, {"mode": "solo", **(setup or {})})
     screen = RecordingPresenter()
-    loop = FateLoop(table, presenters=[screen], **kw)
+    loop = fate_loop(table, presenters=[screen], **kw)
     loop.start()
     return loop, screen
 
@@ -90,30 +96,30 @@ def test_the_dice_wanted_follow_the_game(store):
     how to roll, the player's 3 after the choice, nothing while the dice read wait to be
     placed or a die waits to be checked, then the 10 fate dice once fate is due."""
     loop, _ = make_loop(store)
-    assert loop.dice_wanted() == 0
+    assert loop.dice_wanted() == Throw(0)
     loop.handle("push")                       # the choice's menu open: still nothing
-    assert loop.menu is not None and loop.dice_wanted() == 0
+    assert loop.menu is not None and loop.dice_wanted() == Throw(0)
     choose(loop, is_event("declare", use="none"))
-    assert loop.dice_wanted() == 3
+    assert loop.dice_wanted() == Throw(3)
     loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"], unsure=(1,)))
-    assert loop.pending is not None and loop.dice_wanted() == 0
+    assert loop.pending is not None and loop.dice_wanted() == Throw(0)
     loop.handle("next")                       # die 2 is what the camera read
-    assert loop.pending is None and loop.state.phase != "roll" and loop.dice_wanted() == 0
+    assert loop.pending is None and loop.state.phase != "roll" and loop.dice_wanted() == Throw(0)
     choose(loop, lambda v: isinstance(v, dict) and v.get("type") == "place" and v["card"] == "stage")
     loop.handle("score")
-    assert loop.state.fate_due and loop.dice_wanted() == 10
+    assert loop.state.fate_due and loop.dice_wanted() == Throw(10)
 
 
 def test_dice_wanted_leaves_fate_to_the_box_and_lets_co_op_roll_straight_away(store):
     virtual, _ = make_loop(store, virtual_fate=True)
     solo_turn(virtual, ["FACE-2", "FACE-2", "FACE-3"])
-    assert virtual.state.fate_due and virtual.dice_wanted() == 0
+    assert virtual.state.fate_due and virtual.dice_wanted() == Throw(0)
     ten, _ = make_loop(store)
     solo_turn(ten, ["FACE-2", "FACE-2", "FACE-3"])
-    assert ten.state.fate_due and ten.dice_wanted() == 10
-    co_op = FateLoop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[])
+    assert ten.state.fate_due and ten.dice_wanted() == Throw(10)
+    co_op = fate_loop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[])
     co_op.start()
-    assert co_op.state.phase == "declare" and co_op.dice_wanted() == 3
+    assert co_op.state.phase == "declare" and co_op.dice_wanted() == Throw(3)
 
 
 def test_dice_rolled_before_choosing_are_not_taken_and_push_opens_the_choice(store):
@@ -369,7 +375,7 @@ def test_a_movie_element_with_a_trade_in_its_layout_is_on_the_menu(store):
 def test_coop_fate_takes_snowflakes_away_after_the_round_without_a_choice(store):
     table = store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]})
     screen = RecordingPresenter()
-    loop = FateLoop(table, presenters=[screen])
+    loop = fate_loop(table, presenters=[screen])
     loop.start()
     for player, faces in (("Ann", ["FACE-2", "FACE-3", "FACE-4"]), ("Ben", ["FACE-5", "FACE-5", "FACE-6"])):
         assert loop.state.current_player == player
@@ -386,10 +392,22 @@ def test_coop_fate_takes_snowflakes_away_after_the_round_without_a_choice(store)
     assert screen.statuses[-1].bar == 2
 
 
-def test_the_loop_refuses_modes_without_fate(store):
+def test_the_modes_without_fate_play_at_the_box_too(store):
+    """Multiplayer and couples are options of the same game: the one loop plays them with
+    no code of its own (each player declares, rolls and places on their own stage card)."""
     table = store.create(GAME, {"mode": "multiplayer", "players": ["Ann", "Ben"]})
-    with pytest.raises(RuleError, match="solo and coop"):
-        FateLoop(table)
+    loop = fate_loop(table, presenters=[RecordingPresenter()])
+    loop.start()
+    choose(loop, is_event("declare"))
+    assert loop.dice_wanted() == Throw(3)
+    loop.on_read(roll_of(["FACE-2", "FACE-2", "FACE-3"]))
+    assert loop.state.phase == "play"
+    choose(loop, lambda v: isinstance(v, dict) and v.get("type") == "place" and v["card"] == "stage")
+    loop.handle("score")
+    assert types(loop.table)[-1] == "end_turn" and loop.state.current_player == "Ben"
+    couples = fate_loop(store.create(GAME, {"mode": "couples", "players": ["Ann", "Ben", "Cy", "Di"]}))
+    couples.start()
+    assert couples.state.phase == "declare" and couples.state.current_player == "Ann"
 
 
 def test_story_pages_and_run_options():
@@ -399,8 +417,8 @@ def test_story_pages_and_run_options():
     class Args:
         mode = "coop"
 
-    assert table_options(Args(), {"players": []}, []) == {"mode": "coop", "players": ["Star", "Headliner"]}
-    assert table_options(Args(), {}, ["A", "B"]) == {"mode": "coop", "players": ["A", "B"]}
+    assert setup_options(Args(), []) == {"mode": "coop", "players": ["Star", "Headliner"]}
+    assert setup_options(Args(), ["A", "B"]) == {"mode": "coop", "players": ["A", "B"]}
 
 
 def test_run_names_the_faces_as_the_config_file_does(dicewatch_home):
@@ -420,7 +438,7 @@ def test_run_names_the_faces_as_the_config_file_does(dicewatch_home):
     store, table, _ = run_command.open_table(args, doc, config)
     with store:
         assert table.state.faces[1] == "HEART"
-        loop = FateLoop(table, presenters=[RecordingPresenter()])
+        loop = fate_loop(table, presenters=[RecordingPresenter()])
         loop.start()
         choose(loop, is_event("declare", use="none"))
         loop.on_read(roll_of(["HEART", "HEART", "FACE-3"]))
@@ -478,7 +496,7 @@ def test_the_dice_can_be_taught_again_before_a_turn(store):
 
 
 def coop_loop(store):
-    loop = FateLoop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[RecordingPresenter()])
+    loop = fate_loop(store.create(GAME, {"mode": "coop", "players": ["Ann", "Ben"]}), presenters=[RecordingPresenter()])
     loop.start()
     return loop
 
@@ -541,14 +559,14 @@ def test_virtual_fate_is_noted_in_the_journal_and_kept_on_resume(store):
     notes = [e.body for e in loop.table.entries if e.kind == "note"]
     assert [n["type"] for n in notes] == ["virtual-fate"]
     screen = RecordingPresenter()
-    resumed = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[screen])
+    resumed = fate_loop(store.open(loop.table.id, lambda name: GAME), presenters=[screen])
     resumed.start()
     solo_turn(resumed, ["FACE-2", "FACE-2", "FACE-3"])
     assert resumed.state.fate_due and "push the knob: the box rolls them" in screen.screens[-1].lines
-    assert resumed.dice_wanted() == 0
+    assert resumed.dice_wanted() == Throw(0)
     resumed.handle("push")
     assert "seed" in resumed.table.session.events[-1]
-    again = FateLoop(store.open(loop.table.id, lambda name: GAME), presenters=[], virtual_fate=True)
+    again = fate_loop(store.open(loop.table.id, lambda name: GAME), presenters=[], virtual_fate=True)
     again.start()
     assert [e.body["type"] for e in again.table.entries if e.kind == "note"] == ["virtual-fate"]  # noted once
 

@@ -21,25 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("host", "rules", "vision")
 
-#: Import circles that run through files other engineers are editing right now
-#: (host/loop.py, host/fate_table.py, host/demo_table.py, host/fate_demo.py,
-#: host/bench_games.py, host/commands/demo.py): each entry is one import, (importer,
-#: imported), that closes a circle, left out of the graph for test_no_import_circles.
-#: Tolerated for now: empty this once those files are reworked.
-KNOWN_CIRCLES_IN_OTHER_WORK: frozenset[tuple[str, str]] = frozenset({
-    # host/commands/demo.py imports host.fate_demo (its run), which imports parse_size and
-    # prepare_out back from the command
-    ("host.fate_demo", "host.commands.demo"),
-})
+#: Import circles tolerated for now: each entry is one import, (importer, imported), that
+#: closes a circle, left out of the graph for test_no_import_circles. None are left.
+KNOWN_CIRCLES_IN_OTHER_WORK: frozenset[tuple[str, str]] = frozenset()
 
 #: Imports of command modules from outside host/commands/ in those same files: (importer,
 #: command module). Empty it with KNOWN_CIRCLES_IN_OTHER_WORK.
-KNOWN_COMMAND_IMPORTS_IN_OTHER_WORK: frozenset[tuple[str, str]] = frozenset({
-    ("host.fate_demo", "host.commands.demo"),  # parse_size, prepare_out
-    # MIN_PHOTOS, CameraSession, capture_examples: now in host.teach_limits and host.teaching
-    # (host/commands/teach.py forwards the last two until this import goes)
-    ("host.demo_table", "host.commands.teach"),
-})
+KNOWN_COMMAND_IMPORTS_IN_OTHER_WORK: frozenset[tuple[str, str]] = frozenset()
 
 
 def module_name(path: Path) -> str:

@@ -6,11 +6,30 @@ import contextlib
 import pytest
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING
-from host.loop import SETTLED, SETTLING, STILL, TableLoop, align_faces
+from host.dice_check import align_faces
+from host.loop import TableLoop
+from host.watcher import SETTLED, SETTLING, STILL
 from host.presenters import RecordingPresenter
 from host.session_store import BOOKKEEPING, SessionStore
 from rules import get_game
 from vision.roll import Die, Roll, Throw
+
+def reroll_with(loop):
+    """The ability whose re-roll the loop waits for (its Awaiting interaction), or None."""
+    return (loop.awaited or {}).get("with")
+
+
+def reroll_event(loop, source):
+    """The knob menu's value for "Re-roll one die with SOURCE" (the rules' legal event)."""
+    return {"type": "reroll", "player": loop.state.current_player, "with": source}
+
+
+def announce(loop, source):
+    """As if the knob's "Re-roll one die with SOURCE" had been chosen."""
+    from host.interactions import Awaiting
+    loop.stack.remove(Awaiting)
+    loop.stack.push(Awaiting({"type": "reroll", "player": loop.state.current_player, "with": source}))
+
 
 GAME = get_game("jingle-bell-roll")
 FIRST = ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"]
@@ -43,7 +62,7 @@ def table(tmp_path):
 
 def make_loop(table, **kw):
     screen = RecordingPresenter()
-    loop = TableLoop(table, presenters=[screen], choose_characters=False, **kw)
+    loop = TableLoop(table, presenters=[screen], ask_setup=False, **kw)
     loop.start()
     return loop, screen
 
@@ -315,7 +334,7 @@ def test_a_presenter_that_fails_does_not_stop_the_game(table):
         def show(self, screen):
             raise OSError("display unplugged")
 
-    loop = TableLoop(table, presenters=[Broken()], choose_characters=False)
+    loop = TableLoop(table, presenters=[Broken()], ask_setup=False)
     loop.start()
     loop.on_read(roll_of(FIRST))
     assert table.state.roll_number == 1
@@ -391,7 +410,7 @@ def frosty_reroll_announced(tmp_path):
         loop, screen = make_loop(table)
         loop.on_read(roll_of(FIRST))
         loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+        choose_face(loop, reroll_event(loop, "Frosty"))
         yield table, loop, screen
 
 
@@ -425,7 +444,7 @@ def test_a_refused_read_can_be_entered_with_the_knob(table):
 
 def test_an_announced_re_roll_is_dropped_when_the_player_scores_instead(tmp_path):
     with frosty_reroll_announced(tmp_path) as (table, loop, _):
-        assert loop.reroll_with == "Frosty"
+        assert reroll_with(loop) == "Frosty"
         loop.handle("score")
         while loop.wizard is not None:
             loop.handle("push")
@@ -532,16 +551,16 @@ def test_an_announced_re_roll_can_be_called_off_with_next_or_undo(tmp_path):
     with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         assert screen.screens[-1].title == "Re-roll one die"
         loop.handle("undo")                    # calls the re-roll off; the roll stands
-        assert loop.reroll_with is None and table.state.roll_number == 1
+        assert reroll_with(loop) is None and table.state.roll_number == 1
         loop.handle("push")
-        choose_face(loop, ("reroll", "Frosty"))
+        choose_face(loop, reroll_event(loop, "Frosty"))
         second = ["GIFT", "GIFT", "GIFT", "LIST", "STOCKING", "GIFT", "BELL"]
         loop.on_read(roll_of(second))          # all dice thrown: refused as a re-roll
         assert screen.screens[-1].title == "Roll refused"
         loop.handle("next")                    # puts the error away: the re-roll is still asked for
         assert screen.screens[-1].title == "Re-roll one die"
         loop.handle("next")                    # no re-roll after all
-        assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
+        assert reroll_with(loop) is None and screen.screens[-1].kind == "roll"
         loop.on_read(roll_of(second))
         assert last_event(table)["type"] == "roll" and table.state.roll_number == 2
 
@@ -553,7 +572,7 @@ def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
     checked, the knob's menu is open, or the turn's three rolls are used (press Score)."""
     with SessionStore(tmp_path / "s.db") as store:
         table = store.create(GAME, {"players": ["Ann", "Ben"]})
-        choosing = TableLoop(table, presenters=[], choose_characters=True)
+        choosing = TableLoop(table, presenters=[], ask_setup=True)
         choosing.start()
         assert choosing.menu is not None and choosing.dice_wanted() == Throw(0)   # Ann: choose a character
         table = store.create(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
@@ -565,8 +584,8 @@ def test_dice_wanted_asks_for_a_throw_only_when_the_game_expects_one(tmp_path):
         assert table.state.roll_number == 1 and loop.dice_wanted() == Throw(6, keep=("BELL",))
         loop.handle("push")
         assert loop.menu is not None and loop.dice_wanted() == Throw(0)
-        choose_face(loop, ("reroll", "Frosty"))
-        assert loop.reroll_with == "Frosty"
+        choose_face(loop, reroll_event(loop, "Frosty"))
+        assert reroll_with(loop) == "Frosty"
         assert loop.dice_wanted() == Throw(1, keep=("COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"))
         second = ["GIFT" if f == "MILK" else f for f in FIRST]
         loop.on_read(roll_of(second))
@@ -588,9 +607,9 @@ def test_dice_wanted_keeps_every_bell_standing_and_a_reroll_picks_a_face_it_may_
         bells = ["BELL", "GIFT", "BELL", "LIST", "BELL", "COOKIE", "GIFT"]
         loop.on_read(roll_of(bells))
         assert loop.dice_wanted() == Throw(4, keep=("BELL", "BELL", "BELL"))
-        loop.reroll_with = "Frosty"
+        announce(loop, "Frosty")
         assert loop.dice_wanted() == Throw(0)                # no MILK to re-roll
-        loop.reroll_with = "Rockin' Around"
+        announce(loop, "Rockin' Around")
         assert table.state.player.hand == 1
         assert loop.dice_wanted() == Throw(1, keep=("BELL", "BELL", "LIST", "BELL", "COOKIE", "GIFT"))
 
@@ -655,7 +674,7 @@ def test_the_same_dice_read_during_an_announced_re_roll_do_not_spend_it(tmp_path
     with frosty_reroll_announced(tmp_path) as (table, loop, screen):
         loop.on_read(roll_of(FIRST))                # a hand passed: the same dice
         assert not table.state.turn.ability_used and kinds(table)[-1] == ("event", "roll")
-        assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
+        assert reroll_with(loop) == "Frosty" and screen.screens[-1].title == "Re-roll one die"
         after = ["GIFT" if f == "MILK" else f for f in FIRST]
         loop.on_read(roll_of(after))                # the MILK re-rolled
         assert last_event(table)["type"] == "reroll" and table.state.turn.ability_used
@@ -668,7 +687,7 @@ def test_next_on_the_same_dice_during_an_announced_re_roll_plays_the_re_roll(tmp
         assert "Next" in " ".join(screen.screens[-1].lines)
         loop.handle("next")                         # the MILK was re-rolled and came up MILK again
         assert last_event(table)["type"] == "reroll" and table.state.turn.ability_used
-        assert loop.reroll_with is None and table.state.roll_number == 1
+        assert reroll_with(loop) is None and table.state.roll_number == 1
 
 
 def test_undo_on_the_same_dice_during_an_announced_re_roll_calls_it_off_unspent(tmp_path):
@@ -676,7 +695,7 @@ def test_undo_on_the_same_dice_during_an_announced_re_roll_calls_it_off_unspent(
         loop.on_read(roll_of(FIRST))
         loop.handle("undo")                         # no re-roll after all
         loop.handle("next")                         # and the kept read went with it
-        assert loop.reroll_with is None and not table.state.turn.ability_used
+        assert reroll_with(loop) is None and not table.state.turn.ability_used
         assert kinds(table) == [("event", "roll")] and screen.screens[-1].kind == "roll"
 
 
@@ -721,8 +740,8 @@ def resumed(table, **kw):
 def test_resume_keeps_an_announced_re_roll(tmp_path):
     """Before, the announcement was lost: the re-rolled die was taken as roll 2 of 3."""
     with frosty_reroll_announced(tmp_path) as (table, loop, _):
-        loop, screen = resumed(table, choose_characters=False)
-        assert loop.reroll_with == "Frosty" and screen.screens[-1].title == "Re-roll one die"
+        loop, screen = resumed(table, ask_setup=False)
+        assert reroll_with(loop) == "Frosty" and screen.screens[-1].title == "Re-roll one die"
         loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
         assert last_event(loop.table)["type"] == "reroll" and loop.state.roll_number == 1
 
@@ -730,8 +749,8 @@ def test_resume_keeps_an_announced_re_roll(tmp_path):
 def test_resume_forgets_a_re_roll_already_played(tmp_path):
     with frosty_reroll_announced(tmp_path) as (table, loop, _):
         loop.on_read(roll_of(["GIFT" if f == "MILK" else f for f in FIRST]))
-        loop, screen = resumed(table, choose_characters=False)
-        assert loop.reroll_with is None and screen.screens[-1].kind == "roll"
+        loop, screen = resumed(table, ask_setup=False)
+        assert reroll_with(loop) is None and screen.screens[-1].kind == "roll"
 
 
 def test_resume_keeps_the_players_who_chose_no_character_card(table):
@@ -753,7 +772,7 @@ def test_resume_keeps_next_on_the_character_menu(table):
     loop.handle("push")                         # Ann: the first card
     loop.handle("next")                         # Ben and Cy: play on without
     loop, screen = resumed(table)
-    assert loop.setup_done and screen.screens[-1].kind == "scoreboard"
+    assert loop.plays.setup_done and screen.screens[-1].kind == "scoreboard"
 
 
 def test_resume_keeps_the_score_wizards_answers(table):
@@ -767,7 +786,7 @@ def test_resume_keeps_the_score_wizards_answers(table):
     loop.handle("push")                         # no more gift cards
     loop.handle("right")
     loop.handle("push")                         # GIFT 1 of 2: Cy
-    loop, screen = resumed(table, choose_characters=False)
+    loop, screen = resumed(table, ask_setup=False)
     assert loop.wizard is not None and loop.wizard.cards == ["Secret Santa"] and loop.wizard.recipients == ["Cy"]
     assert screen.screens[-1].title == "GIFT 2 of 2: gift card to"
 
@@ -786,8 +805,8 @@ def test_resume_skips_open_answers_it_cannot_read_with_a_warning(tmp_path, caplo
         loop.on_read(roll_of(FIRST))
         table.note(bad)
         with caplog.at_level("WARNING", logger="host.loop"):
-            loop, screen = resumed(table, choose_characters=False)
-        assert loop.reroll_with is None and loop.wizard is None and screen.screens[-1].kind == "roll"
+            loop, screen = resumed(table, ask_setup=False)
+        assert reroll_with(loop) is None and loop.wizard is None and screen.screens[-1].kind == "roll"
         assert "cannot be taken up" in caplog.text and table.id in caplog.text
 
 
@@ -832,7 +851,7 @@ def test_resume_keeps_where_the_dice_lie(table):
     places = [0, 20, 40, 60, 80, 100, 120]
     loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places, unsure={6}))
     loop.handle("next")                                          # yes, a BELL
-    loop, _ = resumed(table, choose_characters=False)
+    loop, _ = resumed(table, ask_setup=False)
     second = ["GIFT", "GIFT", "MILK", "COOKIE", "LIST", "STOCKING", "GIFT"]   # the BELL read as a GIFT, unsure
     loop.on_read(roll_at(second, [5, 33, 47, 66, 88, 140, 120], unsure={6}))
     assert loop.pending is None and table.store.open(table.id, get_game).state.roll_number == 2
@@ -844,7 +863,7 @@ def test_resume_after_undo_does_not_take_up_the_places_of_the_roll_taken_back(ta
     places = [0, 20, 40, 60, 80, 100, 120]
     loop.on_read(roll_at(["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "BELL"], places))
     loop.handle("undo")
-    loop, _ = resumed(table, choose_characters=False)
+    loop, _ = resumed(table, ask_setup=False)
     assert loop.known_spots == []
 
 
@@ -853,7 +872,7 @@ def test_resume_skips_dice_places_it_cannot_read_with_a_warning(table, caplog):
     loop.on_read(roll_of(FIRST))
     table.note({"type": "dice-places", "dice": [[1.0, 2.0, "big", "BELL"]]})
     with caplog.at_level("WARNING", logger="host.loop"):
-        loop, screen = resumed(table, choose_characters=False)
+        loop, screen = resumed(table, ask_setup=False)
     assert loop.known_spots == [] and screen.screens[-1].kind == "roll"
     assert "dice places" in caplog.text and table.id in caplog.text
 
@@ -930,7 +949,7 @@ def test_a_standing_bell_read_unsure_as_another_face_is_proposed_as_a_bell(table
 
 
 def test_standing_proposed_takes_the_unsure_die_nearest_where_the_bell_lay():
-    from host.loop import standing_proposed
+    from host.dice_check import standing_proposed
     known = [(0.0, 0.0, 10.0, "BELL"), (50.0, 0.0, 10.0, "BELL"), (100.0, 0.0, 10.0, "MILK")]
     faces = ["BELL", "GIFT", "LIST", "MILK"]
     spots = [(0, 0, 10), (90, 0, 10), (52, 3, 10), (100, 0, 10)]
@@ -954,7 +973,7 @@ def clump_of_eight():
 
 
 def test_a_find_on_another_dies_place_is_left_out_when_that_makes_the_seven_dice():
-    from host.loop import crowded_out
+    from host.dice_check import crowded_out
     roll = crowded_out(clump_of_eight(), 7)
     assert sorted(roll.faces) == sorted(["BELL", "BELL", "BELL", "MILK", "COOKIE", "GIFT", "BELL"])
     assert "on another die's place" in roll.notes[-1]

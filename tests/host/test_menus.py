@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from host.menus import DONE, ScoreWizard, character_menu, face_menu, table_menu
+from host.games.jingle_bell_roll import ScoreWizard, character_menu, table_menu
+from host.menus import DONE, face_menu
 from rules import get_game
 from rules.core import RuleError, Session
 from rules.jingle_bell_roll_cards import CHARACTERS
@@ -24,7 +25,8 @@ def test_turning_the_knob_wraps_around():
 
 
 def test_character_menu_leaves_out_characters_already_taken():
-    menu = character_menu("Ben", CHARACTERS, taken=["Frosty"])
+    session = Session(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
+    menu = character_menu("Ben", [e for e in GAME.legal_events(session.state) if e["player"] == "Ben"])
     values = [item.value for item in menu.items]
     assert "Frosty" not in values and values[-1] is None and len(values) == len(CHARACTERS)
 
@@ -80,11 +82,12 @@ def test_no_gift_card_question_without_cards_and_no_letter_question_without_stam
 
 def test_the_table_menu_offers_only_what_the_rules_allow_now():
     session = Session(GAME, {"players": ["Ann", "Ben"], "characters": {"Ann": "Frosty"}})
-    before = [item.value for item in table_menu(session.state).items]
-    assert "score" not in before and "correct" not in before
+    before = [item.value for item in table_menu(session.state, GAME.legal_events(session.state)).items]
+    score = {"type": "score", "player": "Ann"}
+    assert score not in before and "correct" not in before
     session.play({"type": "roll", "faces": ["MILK"] * 6 + ["BELL"]})
-    after = [item.value for item in table_menu(session.state).items]
-    assert "score" in after and ("reroll", "Frosty") in after
+    after = [item.value for item in table_menu(session.state, GAME.legal_events(session.state)).items]
+    assert score in after and {"type": "reroll", "player": "Ann", "with": "Frosty"} in after
 
 
 def test_a_card_that_scores_after_the_characters_change_is_accepted():

@@ -39,7 +39,7 @@ class Camera:
 
 def make_loop(table, teach_dice=None):
     screen = RecordingPresenter()
-    loop = TableLoop(table, presenters=[screen], choose_characters=False, watcher="old watcher")
+    loop = TableLoop(table, presenters=[screen], ask_setup=False, watcher="old watcher")
     loop.teach_dice = teach_dice
     loop.start()
     return loop, screen

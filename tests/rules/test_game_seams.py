@@ -181,13 +181,15 @@ def test_jbr_no_reroll_before_the_first_roll():
 
 # --- Jingle Bell Roll: legal events -------------------------------------------------------
 
-def test_jbr_before_the_first_roll_the_first_player_without_a_character_chooses():
+def test_jbr_before_the_first_roll_each_player_without_a_character_may_choose():
+    """In seat order: a player may decline, so the table may ask the next one first."""
     s = jbr_session()
     offered = JBR.legal_events(s.state)
-    assert offered == tuple({"type": "choose_character", "player": "Ann", "character": name} for name in CHARACTERS)
+    assert offered == tuple({"type": "choose_character", "player": p, "character": name}
+                            for p in ("Ann", "Ben", "Cat") for name in CHARACTERS)
     s.play({"type": "choose_character", "player": "Ann", "character": "Frosty"})
     offered = JBR.legal_events(s.state)
-    assert [e["player"] for e in offered] == ["Ben"] * (len(CHARACTERS) - 1)
+    assert [e["player"] for e in offered] == ["Ben"] * (len(CHARACTERS) - 1) + ["Cat"] * (len(CHARACTERS) - 1)
     assert "Frosty" not in [e["character"] for e in offered]
 
 
@@ -228,9 +230,11 @@ def test_jbr_views_show_everything_to_everyone():
 # --- Another Christmas Romance Movie: options ---------------------------------------------
 
 def test_cr_options_and_their_defaults():
-    assert [o.name for o in CR.options] == ["mode", "faces", "virtual_fate"]
+    decks = ["love_interests", "stage_cards", "romance_cards", "element_cards", "fate_dice", "melts",
+             "element_locations"]
+    assert [o.name for o in CR.options] == ["mode", "faces", *decks, "virtual_fate"]
     assert CR.read_options(None) == {"mode": "solo", "faces": list(FACE_SETS["christmas-romance"]),
-                                     "virtual_fate": False}
+                                     **{name: None for name in decks}, "virtual_fate": False}
     assert CR.option("mode").choices == ("solo", "coop", "couples", "multiplayer")
 
 
@@ -257,7 +261,8 @@ def test_cr_faces_must_be_six_different_names_as_dicewatch_place_says(faces):
 @pytest.mark.parametrize("key, value, message", [
     ("mode", "duel", "[christmas-romance] mode: expected one of solo, coop, couples, multiplayer, got 'duel'"),
     ("virtual_fate", "yes", "[christmas-romance] virtual_fate: expected true or false, got 'yes'"),
-    ("stage_card", [], "[christmas-romance] unknown key 'stage_card'; expected one of mode, faces, virtual_fate"),
+    ("stage_card", [], "[christmas-romance] unknown key 'stage_card'; expected one of mode, faces, love_interests, "
+     "stage_cards, romance_cards, element_cards, fate_dice, melts, element_locations, virtual_fate"),
 ])
 def test_cr_bad_options_are_named(key, value, message):
     with pytest.raises(OptionError) as err:

@@ -1,0 +1,149 @@
+"""The camera watcher: frames -> settle gate -> dice reader -> a ``Roll`` once the dice lie still.
+
+:class:`FrameWatcher` is the table loop's eyes. It knows nothing of any game: it says
+whether the dice are moving and hands over what the reader saw once a new scene has
+settled. With a calibrated tray it also keeps the room's light in check (vision.exposure)
+and leaves out anything found off the mat.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+STILL, SETTLING, SETTLED = "still", "moving", "settled"
+
+def dice_reader(dice_set: str, data, calibration=None):
+    """The reader for ``dice_set``; with a calibrated tray (and its empty-tray picture) its dice
+    are found by comparing with the empty mat (vision.tray_finder), which finds any die on the
+    mat, touching ones too, where the learned pip-dice finder misses custom dice."""
+    from vision.dicesets import load_reader
+    from vision.tray_finder import on_tray
+    return on_tray(load_reader(dice_set, data), calibration)
+
+
+class FrameWatcher:
+    """The settle gate and the dice reader together: ``watch(frame) -> (motion, roll)``.
+
+    With a tray ``calibration`` (vision.calibrate) the gate compares with the empty tray's
+    picture, every die gets its area (rolling / keep), and anything found outside the mat's
+    two areas (its corner markers, a cup) is left out of the roll.
+
+    ``frame`` is a ``vision.sources.Frame`` (image, timestamp) or a bare image (then
+    ``fps`` apart). ``motion`` is ``"moving"`` while dice tumble or a hand is in the tray,
+    ``"still"`` otherwise; ``roll`` is the reader's ``Roll`` once a new scene has settled.
+    """
+
+    def __init__(self, reader: Callable[[Any], Any], gate=None, *, fps: float = 10.0, calibration=None,
+                 overlay_dir=None):
+        from vision.settle import SettleGate
+        self.reader, self.fps, self.calibration = reader, fps, calibration
+        self.overlay_dir = overlay_dir  # when set: each read's overlay (what was found, how sure) as a PNG
+        self.overlays: list = []
+        if gate is None:
+            gate = SettleGate(background=calibration.background if calibration is not None else None)
+        self.gate = gate
+        # With a calibrated tray: the room's light is watched against the empty tray's picture
+        # (vision.exposure) and the camera's exposure changed to make up for it, through
+        # ``adjust_exposure`` (the loop sets it to the open camera's; None: cannot).
+        self.exposure = None
+        if calibration is not None and getattr(calibration, "background", None) is not None:
+            from vision.exposure import ExposureKeeper
+            self.exposure = ExposureKeeper(calibration)
+        self.adjust_exposure: Callable[[float], bool] | None = None
+        self.light_warning: str | None = None   # the light is off and the camera cannot follow
+        self._exposed_in_a_row = 0   # settled scenes not read, waiting for a new exposure
+        self.outside = 0        # things found off the mat (its markers, a cup) and left out
+        self.frames = 0
+        self.reads = 0          # settled scenes read
+        self.dice_reads = 0     # ... that showed at least one die
+        self.last_settle = None
+        self.last_roll = None
+
+    def __call__(self, frame) -> tuple[str, Any]:
+        from vision.settle import HAND, MOVING
+        if isinstance(frame, tuple):
+            image, timestamp = frame[0], float(frame[1])
+        else:
+            image, timestamp = frame, self.frames / self.fps
+        self.frames += 1
+        settle = self.gate.update(image, timestamp)
+        motion = SETTLING if self.gate.state in (MOVING, HAND) else STILL
+        if self.exposure is not None and settle is None:
+            factor = self.exposure.update(image, timestamp, still=motion == STILL)
+            if factor is not None:
+                self._expose(factor, timestamp)
+            elif self.exposure.last is not None and not self.exposure.last.off_by(self.exposure.tolerance):
+                self.light_warning = None
+        if settle is None:
+            return motion, None
+        if self._expose_first(settle.image, timestamp):
+            return SETTLING, None
+        self.last_settle = settle
+        self.reads += 1
+        roll = self.reader(settle.image)
+        if self.calibration is not None:
+            roll = self.on_the_mat(roll, settle.image)
+        self.last_roll = roll
+        self.dice_reads += bool(roll.dice)
+        if self.overlay_dir is not None and roll.dice:
+            self._save_overlay(settle.image, roll)
+        return SETTLED, roll
+
+    def _expose_first(self, image, timestamp: float) -> bool:
+        """Before reading a settled scene: if the light is off and the camera can make up for
+        it, change the exposure and read the scene once it has (the gate reports it again).
+        At most ``EXPOSE_TRIES`` times in a row; then the scene is read as it is."""
+        if self.exposure is None:
+            return False
+        light = self.exposure.check(image)
+        if (self._exposed_in_a_row >= EXPOSE_TRIES or not light.off_by(self.exposure.tolerance)
+                or not self._expose(light.correction, timestamp)):
+            self._exposed_in_a_row = 0
+            return False
+        self.gate.reset()
+        self._exposed_in_a_row += 1
+        return True
+
+    def _expose(self, factor: float, timestamp: float) -> bool:
+        """Ask the camera for ``factor`` times the exposure; False (and a warning) if it cannot."""
+        light = self.exposure.last
+        if self.adjust_exposure is not None and self.adjust_exposure(factor):
+            self.exposure.adjusted(timestamp)
+            log.info("%s: exposure x %.2f", light.describe(), factor)
+            return True
+        if self.light_warning is None:
+            self.light_warning = (f"{light.describe()}; this camera's exposure cannot follow, "
+                                  "so pale dice may be missed.")
+            log.warning("%s Calibrate again in this light (dicewatch calibrate).", self.light_warning)
+        return False
+
+    def _save_overlay(self, image, roll) -> None:
+        import cv2
+        from pathlib import Path
+        from vision.overlay import draw
+        folder = Path(self.overlay_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"read-{self.reads:04d}.png"
+        try:
+            if cv2.imwrite(str(path), draw(image, roll, title=f"read {self.reads}")):
+                self.overlays.append(path)
+        except cv2.error as exc:
+            log.warning("could not write the overlay %s: %s", path, exc)
+
+
+    def on_the_mat(self, roll, image):
+        """With a calibrated tray: each die's area, and only the dice in the rolling or keep area."""
+        from vision.calibrate import annotate_roll
+        if not roll.frame_size[0]:
+            roll = replace(roll, frame_size=(image.shape[1], image.shape[0]))
+        roll = annotate_roll(roll, self.calibration)
+        kept = tuple(d for d in roll.dice if d.area != "outside")
+        self.outside += len(roll.dice) - len(kept)
+        return replace(roll, dice=kept)
+
+
+EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed
+
