@@ -190,10 +190,17 @@ def game_options(game, doc: dict[str, Any], path: Path | str | None) -> dict[str
         values = game.read_options(table)
     except OptionError as exc:
         raise ConfigError(where, str(exc), line_of_key(where, exc.key, game.name)) from None
-    named = (doc.get("dice") or {}) if isinstance(doc.get("dice"), dict) else {}
-    renamed = named.get(game.dice) if isinstance(named.get(game.dice), dict) else {}
-    given = isinstance(table, dict) and "faces" in table
-    if "faces" in values and not given and renamed.get("faces") is not None:
+    if "faces" not in values or (isinstance(table, dict) and "faces" in table):
+        return values
+    named = doc.get("dice", {})
+    if not isinstance(named, dict):
+        raise ConfigError(where, f"dice: expected tables such as [dice.{game.dice}], got {named!r}",
+                          line_of_key(where, "dice"))
+    renamed = named.get(game.dice, {})
+    if not isinstance(renamed, dict):
+        raise ConfigError(where, f"[dice] {game.dice}: expected a table [dice.{game.dice}] with faces = [...], "
+                          f"got {renamed!r}", line_of_key(where, game.dice, "dice"))
+    if renamed.get("faces") is not None:
         try:
             values["faces"] = game.option("faces").check(renamed["faces"])
         except (ValueError, TypeError) as exc:

@@ -476,7 +476,7 @@ def calibrate_synthetic(seed: int, fps: float = 10.0):
     """Calibrate the tray from the synthetic camera's empty mat, as `dicewatch calibrate` does
     once at a real box; (calibration, "") or (None, a note saying why not)."""
     from vision.calibrate import CalibrationError, calibrate
-    from vision.sources import SyntheticCamera
+    from vision.synthetic_camera import SyntheticCamera
     empty = SyntheticCamera(seed, script=[], dice_set="jingle-bell-roll", fps=fps, lead_in=0.8)
     frames = []
     while True:
@@ -569,7 +569,7 @@ class SyntheticTable:
         return motion, roll
 
     def new_turn(self) -> None:
-        from vision.sources import SyntheticCamera
+        from vision.synthetic_camera import SyntheticCamera
         self.turn += 1
         # The same seed every turn: the same table and mat under the camera (the settle gate
         # compares with the last scene it saw); the throws differ with the scripted dice.
@@ -578,7 +578,7 @@ class SyntheticTable:
         self.live = True  # the empty tray first
 
     def show_throw(self, thrown: list[str], keep_after: list[int], hover: bool = False) -> None:
-        from vision.sources import ScriptedRoll
+        from vision.synthetic_camera import ScriptedRoll
         self.camera.script.append(ScriptedRoll(tuple(thrown), keep=tuple(keep_after), hover=hover))
         self.live = True
 

@@ -12,19 +12,65 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
+Spot = tuple[float, float, float]   # where a die lies in the frame: centre x, y and its size, px
+
+
+@dataclass(frozen=True)
+class ReadDie:
+    """One die of a read: its face, how sure the reader is of it (1.0: a person said so), and
+    where it lies (None for a die entered by hand)."""
+
+    face: str
+    confidence: float
+    spot: Spot | None = None
+
+
+def read_dice(roll) -> list[ReadDie]:
+    """A reader's ``Roll`` as one list of dice, in the reader's order."""
+    return [ReadDie(d.face, float(d.confidence), (float(d.x), float(d.y), float(max(d.w, d.h)))) for d in roll.dice]
+
+
+def faces_of(dice: Sequence[ReadDie]) -> list[str]:
+    return [die.face for die in dice]
+
+
 @dataclass
 class DiceCheck:
     """A settled read waiting for its flagged dice to be confirmed; ``chance`` is the throw
     it answers (rules.core.Chance: the event it becomes)."""
 
-    faces: list[str]
-    confidences: list[float]
+    dice: list[ReadDie]
     flagged: list[int]          # die indexes still to confirm, in order
     chance: Any = None
     corrections: list[dict] = field(default_factory=list)
     by_hand: bool = False       # the read could not be used: every die is entered with the knob
-    spots: list | None = None   # (x, y, size) of each die in the frame, in die order
-    read: list[str] | None = None  # the camera's faces, where ``faces`` proposes others (standing_proposed)
+    read: list[str] | None = None  # the camera's faces, where ``dice`` proposes others (standing_proposed)
+
+    @classmethod
+    def of(cls, faces: Sequence[str], confidences: Sequence[float], flagged: Sequence[int],
+           spots: Sequence[Spot] | None = None, **fields) -> "DiceCheck":
+        """From a read's faces, confidences and (when seen) places, die by die."""
+        places = list(spots) if spots is not None else [None] * len(faces)
+        dice = [ReadDie(face, float(c), spot) for face, c, spot in zip(faces, confidences, places)]
+        return cls(dice, list(flagged), **fields)
+
+    @property
+    def faces(self) -> list[str]:
+        return faces_of(self.dice)
+
+    @property
+    def confidences(self) -> list[float]:
+        return [die.confidence for die in self.dice]
+
+    @property
+    def spots(self) -> list[Spot] | None:
+        """Where each die lies, or None when the dice were entered by hand."""
+        spots = [die.spot for die in self.dice]
+        return None if any(spot is None for spot in spots) else spots
+
+    def answer(self, index: int, face: str) -> None:
+        """Die ``index`` is ``face``: a person said so."""
+        self.dice[index] = ReadDie(face, 1.0, self.dice[index].spot)
 
 
 def align_faces(before: Sequence[str], after: Sequence[str], confidences: Sequence[float]) -> tuple[list[str], list[float]]:

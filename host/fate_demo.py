@@ -67,7 +67,7 @@ class FateCamera(SyntheticTable):
     (each throw picks up the dice of the last one), read by the real watcher."""
 
     def new_turn(self) -> None:
-        from vision.sources import SyntheticCamera
+        from vision.synthetic_camera import SyntheticCamera
         if self.camera is None:
             self.turn += 1
             self.camera = SyntheticCamera(self.seed, script=[], dice_set=DICE_SET, size=self.size, fps=self.fps,

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from host.devices import ATTENTION, FAULT, MOVING, OFF, WAITING
-from host.dice_check import DiceCheck, align_order, crowded_out, known_where_they_lie
+from host.dice_check import DiceCheck, ReadDie, align_order, crowded_out, faces_of, known_where_they_lie, read_dice
 from host.games import table_for
 from host.interactions import (Answering, Awaiting, Checking, Choosing, Interactions, Notice,
                                UnusableRead)
@@ -598,48 +598,54 @@ class TableLoop:
             return  # dice moved while scoring, choosing or checking a die: the screen says what to do
         chance = self.read_chance()
         if chance is None:
-            faces = [d.face for d in roll.dice]
-            if not faces:
+            if not roll.dice:
                 return
-            chance = self.plays.unasked_read(faces)
+            chance = self.plays.unasked_read(faces_of(read_dice(roll)))
             if chance is None:
                 return
         else:
             self.plays.close_menu_for_read()
             roll = crowded_out(roll, chance.total)
-        faces = [d.face for d in roll.dice]
-        confidences = [float(d.confidence) for d in roll.dice]
-        if not faces:
+        dice = read_dice(roll)
+        if not dice:
             return  # an empty tray: the dice were picked up or passed on
         self.plays.close_menu_for_dice()
-        spots = [(float(d.x), float(d.y), float(max(d.w, d.h))) for d in roll.dice]
         on_table = self.plays.faces_on_table()
-        if on_table is not None and len(faces) == chance.total:
-            faces, confidences = known_where_they_lie(spots, faces, confidences, self.known_spots, self.confidence)
-        if on_table is not None and Counter(faces) == Counter(on_table):
+        if on_table is not None and len(dice) == chance.total:
+            dice = self._lying_still(dice)
+        if on_table is not None and Counter(faces_of(dice)) == Counter(on_table):
             # Nothing changed: a hand passed, the table was bumped. Not a roll (nor the throw awaited).
-            self.same_read = faces if len(faces) == chance.total else None
+            self.same_read = faces_of(dice) if len(dice) == chance.total else None
             self.show_home()
             return
         self.same_read = None
-        if len(faces) != chance.total:
+        if len(dice) != chance.total:
             # too many: which are not dice is anybody's guess, ask about all; too few: the unseen and the unsure
-            reason, hint = self.plays.wrong_count(chance, len(faces))
-            self.error(f"I see {how_many_dice(len(faces))}", reason, hint,
-                       unusable=UnusableRead(faces[:chance.total], confidences[:chance.total],
-                                             len(faces) > chance.total))
+            reason, hint = self.plays.wrong_count(chance, len(dice))
+            kept = dice[:chance.total]
+            self.error(f"I see {how_many_dice(len(dice))}", reason, hint,
+                       unusable=UnusableRead(faces_of(kept), [d.confidence for d in kept],
+                                             len(dice) > chance.total))
             return
         if self.plays.dice_stay and on_table:
-            order = align_order(on_table, faces)
-            faces, confidences, spots = ([seq[j] for j in order] for seq in (faces, confidences, spots))
-        read = faces
-        faces = self.plays.proposed(faces, confidences, spots, chance)
-        flagged = [i for i, c in enumerate(confidences) if c < self.confidence]
-        if flagged:
-            self._check(DiceCheck(faces, confidences, flagged, chance=chance, spots=spots,
-                                  read=read if read != faces else None), sound="attention")
+            dice = [dice[j] for j in align_order(on_table, faces_of(dice))]
+        check = DiceCheck(dice, [i for i, d in enumerate(dice) if d.confidence < self.confidence], chance=chance)
+        proposed = self.plays.proposed(check.faces, check.confidences, check.spots, chance)
+        if proposed != check.faces:
+            check.read = check.faces
+            check.dice = [ReadDie(face, d.confidence, d.spot) for face, d in zip(proposed, dice)]
+        if check.flagged:
+            self._check(check, sound="attention")
             return
-        self.submit(chance, faces, confidences, spots)
+        self.submit(chance, check.faces, check.confidences, check.spots)
+
+    def _lying_still(self, dice: list[ReadDie]) -> list[ReadDie]:
+        """Unsure dice lying where a die of the last stored roll lay take its face (see
+        host.dice_check.known_where_they_lie)."""
+        spots = [d.spot for d in dice]
+        faces, confidences = known_where_they_lie(spots, faces_of(dice), [d.confidence for d in dice],
+                                                  self.known_spots, self.confidence)
+        return [ReadDie(face, confidence, spot) for face, confidence, spot in zip(faces, confidences, spots)]
 
     def _check(self, check: DiceCheck, sound: str | None = None) -> None:
         self.stack.remove(Checking, Choosing)
@@ -663,7 +669,7 @@ class TableLoop:
         confidences = list(unusable.confidences[:count]) + [0.0] * (count - len(unusable.confidences[:count]))
         ask = [i for i in range(count)
                if unusable.ask_all or faces[i] == UNSEEN or confidences[i] < self.confidence]
-        self._check(DiceCheck(faces, confidences, ask, chance=chance, by_hand=True))
+        self._check(DiceCheck.of(faces, confidences, ask, chance=chance, by_hand=True))
 
     def _show_check(self) -> None:
         checking = self.stack.find(Checking)
@@ -707,8 +713,7 @@ class TableLoop:
             check.corrections.append({"type": "correction", "die": die + 1, "read": camera,
                                       "confidence": round(check.confidences[die], 3), "face": face,
                                       **self.plays.note_context()})
-        check.faces[die] = face
-        check.confidences[die] = 1.0
+        check.answer(die, face)
         if check.flagged:
             checking.menu = self._face_menu(check)
             self._show_check()

@@ -218,7 +218,7 @@ def store(name: str, examples: dict, data, replace: bool, where: str):
                   f"dicewatch teach --dice {name} --add --faces {names} --camera ... (or --from DIR)")
         else:
             print("  some faces look alike in these photos: add more (turned, moved, in your light) "
-                  f"with --add")
+                  "with --add")
     print(f"stored in {stored.folder}; read with: dicewatch read --dice {name} PHOTO")
     return model
 
@@ -250,8 +250,9 @@ class CameraSession:
         self.synthetic = spec.kind == "synthetic"
         self.seed = int(spec.target or 0) if self.synthetic else 0
         if self.synthetic:
-            self.camera = sources.SyntheticCamera(self.seed, script=script, dice_set=render_set,
-                                                  fps=10.0, hold=0.8, lead_in=0.3)
+            from vision.synthetic_camera import SyntheticCamera  # the renderer: only for a synthetic camera
+            self.camera = SyntheticCamera(self.seed, script=script, dice_set=render_set,
+                                          fps=10.0, hold=0.8, lead_in=0.3)
         else:
             self.camera = sources.open_source(spec)
         self.background = None

@@ -332,14 +332,3 @@ def open_source(spec: str | CameraSpec, *, size: tuple[int, int] | None = None, 
     return SyntheticCamera(int(spec.target or 0), size=size or (640, 480), fps=fps, realtime=realtime,
                            **synthetic_options)
 
-
-SYNTHETIC_NAMES = ("FrameTruth", "ScriptedRoll", "SyntheticCamera", "set_style")
-
-
-def __getattr__(name: str):
-    """``sources.SyntheticCamera`` and the other names of ``vision.synthetic_camera``, imported
-    on first use (new code imports them from there)."""
-    if name in SYNTHETIC_NAMES:
-        from vision import synthetic_camera
-        return getattr(synthetic_camera, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

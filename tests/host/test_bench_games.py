@@ -20,14 +20,14 @@ def test_a_die_check_is_answered_with_the_die_lying_there():
     """Die 2 read as GIFT, unsure, at (50, 10): the die lying there is a BELL. Dice entered by
     hand (no places) get the face the sure dice leave over."""
     on_table = [Die("BELL", 1.0, 10, 10, 20, 20), Die("BELL", 1.0, 52, 11, 20, 20), Die("MILK", 1.0, 90, 10, 20, 20)]
-    loop = _Loop(DiceCheck(["BELL", "GIFT", "MILK"], [0.99, 0.4, 0.98], flagged=[1],
+    loop = _Loop(DiceCheck.of(["BELL", "GIFT", "MILK"], [0.99, 0.4, 0.98], flagged=[1],
                          spots=[(10, 10, 20), (50, 10, 20), (90, 10, 20)]))
     assert bench_games.answer_check(loop, on_table) is False   # the read was wrong: corrected
     assert loop.commands == ["face:2:BELL"]
-    loop = _Loop(DiceCheck(["MILK", "GIFT", "?"], [0.99, 0.4, 0.0], flagged=[1, 2], by_hand=True))
+    loop = _Loop(DiceCheck.of(["MILK", "GIFT", "?"], [0.99, 0.4, 0.0], flagged=[1, 2], by_hand=True))
     bench_games.answer_check(loop, on_table)
     assert loop.commands == ["face:2:BELL"]
-    loop = _Loop(DiceCheck(["BELL", "BELL", "MILK"], [0.99, 0.4, 0.98], flagged=[1],
+    loop = _Loop(DiceCheck.of(["BELL", "BELL", "MILK"], [0.99, 0.4, 0.98], flagged=[1],
                          spots=[(10, 10, 20), (50, 10, 20), (90, 10, 20)]))
     assert bench_games.answer_check(loop, on_table) is True    # read right, only confirmed
 

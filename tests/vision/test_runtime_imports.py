@@ -119,12 +119,6 @@ def test_a_synthetic_camera_loads_the_renderer_only_when_opened(tmp_path):
     assert tooling(modules) == []
 
 
-def test_sources_still_names_the_synthetic_camera():
-    """``sources.SyntheticCamera`` (and its script and truth types) still work, loaded on use."""
-    for name in sources.SYNTHETIC_NAMES:
-        assert getattr(sources, name) is getattr(synthetic_camera, name)
-    from vision.sources import ScriptedRoll
-    assert ScriptedRoll is synthetic_camera.ScriptedRoll
+def test_a_synthetic_source_is_the_synthetic_camera():
+    """``open_source("synthetic:N")`` gives vision.synthetic_camera's camera (loaded on use)."""
     assert isinstance(sources.open_source("synthetic:2", realtime=False), synthetic_camera.SyntheticCamera)
-    with pytest.raises(AttributeError, match="no attribute 'Synthetic'"):
-        sources.Synthetic
