@@ -40,7 +40,13 @@ from pathlib import Path
 
 from host import games
 from host.bench_teach import as_labels, as_reads
-from host.presenters import counted
+from host.demo_table import calibrate_synthetic, teach_at_synthetic_camera
+from host.loop import TableLoop
+from host.presenters import RecordingPresenter, counted
+from host.session_store import SessionStore
+from host.watcher import FrameWatcher, dice_reader
+from rules import get_game
+from vision.synthetic_camera import SyntheticCamera
 from vision.bench.scoring import Tally
 
 MAX_FRAMES = 40000      # a guard: a game takes 1,000-3,000 frames at 10 per second
@@ -127,14 +133,6 @@ def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> li
 
 def play(game: str, seed: int, work: Path) -> GameFigures:
     """One benchmark game (``game``: a name of ``benchmarks()``) at synthetic camera ``seed``."""
-    from host.demo_table import calibrate_synthetic, teach_at_synthetic_camera
-    from host.loop import TableLoop
-    from host.presenters import RecordingPresenter
-    from host.session_store import SessionStore
-    from host.watcher import FrameWatcher, dice_reader
-    from rules import get_game
-    from vision.synthetic_camera import SyntheticCamera
-
     started = time.perf_counter()
     module, setup = benchmarks()[game]
     rules = get_game(module.GAME)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from rules.core import OptionError
+
 
 class ConfigError(Exception):
     """A config file that cannot be used. ``str()`` names file, line and expectation."""
@@ -183,7 +185,6 @@ def game_options(game, doc: dict[str, Any], path: Path | str | None) -> dict[str
     ``faces`` option not set there, the names given to its dice (``[dice.<dice set>] faces``,
     as ``dicewatch dice rename`` says to write them) are used. ConfigError names the file, the
     line and what was expected."""
-    from rules.core import OptionError
     where = path if path is not None else "<config>"
     table = doc.get(game.name)
     try:

@@ -31,10 +31,10 @@ from gpiozero import Button, Buzzer, CompositeDevice, DigitalOutputDevice, LEDBa
 
 from host.paths import pins_file
 from host.pins import Pins, load_pins
+from host.presenters import ATTENTION, FAULT, MOVING, OFF, READ_OK, WAITING  # noqa: F401 - the light states
 
 # -- the status light ------------------------------------------------------------------------
 
-WAITING, MOVING, READ_OK, ATTENTION, FAULT, OFF = "waiting", "moving", "read-ok", "attention", "fault", "off"
 
 #: colour (red, green, blue in 0..1) and whether it blinks, for each state of the table
 STATUS_COLOURS: dict[str, tuple[tuple[float, float, float], bool]] = {

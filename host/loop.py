@@ -32,17 +32,16 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
-from host.devices import ATTENTION, FAULT, MOVING, OFF, WAITING
 from host.dice_check import DiceCheck, ReadDie, align_order, crowded_out, faces_of, known_where_they_lie, read_dice
 from host.games import table_for
 from host.interactions import (Answering, Awaiting, Checking, Choosing, Interactions, Notice,
                                UnusableRead)
 from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
-from host.presenters import Screen, Status, how_many_dice, tell
+from host.presenters import ATTENTION, FAULT, MOVING, OFF, WAITING, Screen, Status, how_many_dice, tell
 from host.session_store import ANSWERS, EVENT, NOTE, PLACES, UNDO, StoredSession
 from host.watcher import SETTLING, STILL
 from rules.core import RuleError
-from vision.roll import Throw
+from vision.roll import Die, Roll, Throw
 
 log = logging.getLogger(__name__)
 
@@ -745,7 +744,6 @@ class TableLoop:
 
     def _typed_roll(self, command: str) -> None:
         """``roll:F1,F2,...`` from a panel or keyboard: the whole roll typed in, read with full confidence."""
-        from vision.roll import Die, Roll
         names = self.plays.face_names()
         faces = [f.strip().upper() for f in command[len("roll:"):].split(",") if f.strip()]
         unknown = [f for f in faces if f not in names]

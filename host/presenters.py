@@ -113,6 +113,10 @@ class Screen:
         return "\n".join(out)
 
 
+#: What the status light shows (host.devices.StatusLight: colour and blink for each).
+WAITING, MOVING, READ_OK, ATTENTION, FAULT, OFF = "waiting", "moving", "read-ok", "attention", "fault", "off"
+
+
 @dataclass(frozen=True)
 class Status:
     """The lights and the sound: status light state, lit bar segments, a sound to play once."""

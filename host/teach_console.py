@@ -21,9 +21,8 @@ import threading
 import time
 from typing import Callable, Sequence, TextIO
 
-from host.devices import ATTENTION, READ_OK, WAITING
 from host.games import red_faces_of
-from host.presenters import PROMPT, ROLL, DieView, Screen, Status, how_many_dice, tell
+from host.presenters import ATTENTION, PROMPT, READ_OK, ROLL, WAITING, DieView, Screen, Status, how_many_dice, tell
 
 GO, STOP = True, False
 #: what each button or knob command (host.presenters.COMMANDS) answers; turning the knob and

@@ -4,6 +4,10 @@
 whether the dice are moving and hands over what the reader saw once a new scene has
 settled. With a calibrated tray it also keeps the room's light in check (vision.exposure)
 and leaves out anything found off the mat.
+
+Its vision modules (OpenCV, the dice models) are imported where they are used, on purpose:
+the loop imports this module for its motion names, and a game with no dice plays at the
+box without ever loading them.
 """
 from __future__ import annotations
 

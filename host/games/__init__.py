@@ -27,10 +27,9 @@ import pkgutil
 from types import ModuleType
 from typing import Any, Callable, Mapping, Sequence
 
-from host.devices import ATTENTION, READ_OK, WAITING
 from host.interactions import Choosing
 from host.menus import BACK, Menu, MenuItem
-from host.presenters import DieView, Screen, how_many_dice
+from host.presenters import ATTENTION, READ_OK, WAITING, DieView, Screen, how_many_dice
 from rules import game_names, register_game
 from rules.core import PUBLIC, Chance, Game, RuleError
 from rules.dice import faces_of

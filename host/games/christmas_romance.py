@@ -33,11 +33,10 @@ import secrets
 from collections import Counter
 from typing import Any, Mapping
 
-from host.devices import ATTENTION, READ_OK, WAITING
 from host.games import GameTable, turn_knob_to
 from host.interactions import Choosing
 from host.menus import BACK, Menu, MenuItem
-from host.presenters import DieView, Screen, how_many_dice
+from host.presenters import ATTENTION, READ_OK, WAITING, DieView, Screen, how_many_dice
 from rules.christmas_romance import DICE_PER_TURN, MODES, outcome, setup, snowflakes_gone, story
 from rules.core import Chance
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from host.devices import READ_OK, WAITING
 from host.dice_check import standing_proposed
 from host.games import GameTable, turn_knob_to
 from host.interactions import Answering, Awaiting
 from host.menus import BACK, DONE, SKIP, Menu, MenuItem
-from host.presenters import DieView, Screen
+from host.presenters import READ_OK, WAITING, DieView, Screen
 from rules.core import Chance, RuleError
 from rules.jingle_bell_roll import parse_uses, score_roll
 from rules.jingle_bell_roll_cards import CHARACTERS, GIFT_CARDS
