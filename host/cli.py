@@ -12,6 +12,7 @@ import sys
 
 from host import commands
 from host.errors import UsageError  # (defined there so library modules can raise it too)
+from host.games import GameModuleError
 from host.paths import DataDirError
 
 
@@ -45,7 +46,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser, by_name = build_parser()
+    try:
+        parser, by_name = build_parser()
+    except GameModuleError as exc:
+        print(f"dicewatch: {exc}", file=sys.stderr)
+        return 2
     args, unknown = parser.parse_known_args(argv)
     if not args.command:
         if unknown:

@@ -35,6 +35,10 @@ from rules.core import PUBLIC, Chance, Game, RuleError
 from rules.dice import faces_of
 
 EXTRA_GAMES = "DICEWATCH_GAMES"
+
+
+class GameModuleError(Exception):
+    """A game module that cannot be loaded (one named in $DICEWATCH_GAMES, most likely)."""
 _loaded: dict[str, ModuleType] | None = None
 
 
@@ -46,7 +50,13 @@ def _modules() -> dict[str, ModuleType]:
         names = [f"{__name__}.{info.name}" for info in pkgutil.iter_modules(__path__)]
         names += [name.strip() for name in os.environ.get(EXTRA_GAMES, "").split(",") if name.strip()]
         for name in names:
-            add_module(importlib.import_module(name), found)
+            try:
+                module = importlib.import_module(name)
+            except ImportError as exc:
+                raise GameModuleError(f"${EXTRA_GAMES} names the game module {name!r}, which cannot be imported "
+                                      f"({type(exc).__name__}: {exc}); expected a module path such as "
+                                      "mygames.pig_table, on the Python path") from None
+            add_module(module, found)
         order = game_names()   # the rules' own order (Jingle Bell Roll first), then the extra games
         _loaded = dict(sorted(found.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
     return _loaded
@@ -57,8 +67,8 @@ def add_module(module: ModuleType, into: dict[str, ModuleType] | None = None) ->
     the module names it as ``RULES`` (a rules.core.Game) rather than a built-in name."""
     into = _modules() if into is None else into
     if not hasattr(module, "GAME") or not hasattr(module, "Table"):
-        raise ImportError(f"{module.__name__} is not a game module: it needs GAME (the rules game's name) "
-                          "and Table (a host.games.GameTable)")
+        raise GameModuleError(f"{module.__name__} is not a game module: it needs GAME (the rules game's name) "
+                              "and Table (a host.games.GameTable)")
     rules_game = getattr(module, "RULES", None)
     if rules_game is not None:
         register_game(rules_game)

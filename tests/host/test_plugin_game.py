@@ -114,3 +114,14 @@ def test_the_plug_in_is_listed_demoed_replayed_and_exported_without_its_secret(t
     assert replayed.returncode == 0, replayed.stderr
     state = json.loads(replayed.stdout)["state"]
     assert state["winner"] and set(state["lucky"]) == {"Ann", "Ben"}   # shown once the game is over
+
+
+@pytest.mark.parametrize("named, says", [
+    ("nowhere.pig_table", "names the game module 'nowhere.pig_table', which cannot be imported"),
+    ("host.menus", "host.menus is not a game module: it needs GAME"),
+])
+def test_a_game_module_that_cannot_be_loaded_is_named(tmp_path, named, says):
+    env = {**os.environ, "DICEWATCH_GAMES": named, "DICEWATCH_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "host.cli", "games"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 2 and says in result.stderr and "Traceback" not in result.stderr
