@@ -194,15 +194,17 @@ def play(args) -> int:
         fail(message)
 
     game = table.game
-    dice_set = config.dice_set or game.dice or "d6-pips"
-    try:
-        calibration = load_calibration(config.calibration)
-    except RunFailed as exc:
-        give_up(str(exc))
-    try:
-        reader = dice_reader(dice_set, data_dir(), calibration)
-    except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
-        give_up(f"cannot read the {dice_set} dice: {exc}")
+    dice_set = config.dice_set or game.dice  # None: a game without dice, played with the knob alone
+    calibration = reader = None
+    if dice_set is not None:
+        try:
+            calibration = load_calibration(config.calibration)
+        except RunFailed as exc:
+            give_up(str(exc))
+        try:
+            reader = dice_reader(dice_set, data_dir(), calibration)
+        except Exception as exc:  # noqa: BLE001 - any reason we cannot read these dice is fatal, said plainly
+            give_up(f"cannot read the {dice_set} dice: {exc}")
 
     presenters = []
     if not args.quiet:
@@ -215,11 +217,11 @@ def play(args) -> int:
                        if not game.option(k).setup}
     except ConfigError as exc:
         give_up(str(exc))
-    loop = TableLoop(table, presenters=presenters,
-                     watcher=FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir),
+    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir) if reader else None
+    loop = TableLoop(table, presenters=presenters, watcher=watcher,
                      confidence=config.confidence, retry_max=config.camera_retry_max,
                      **games.loop_arguments(game.name, args, box_options))
-    if dice_set != "d6-pips":  # custom dice can be taught again from the knob menu, between turns
+    if dice_set not in (None, "d6-pips"):  # custom dice can be taught again from the knob menu, between turns
         from host.teaching import box_teacher  # (OpenCV and the dice models: see above)
         loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
             dice_reader(dice_set, data_dir(), calibration), calibration=calibration, overlay_dir=overlay_dir))
@@ -234,7 +236,7 @@ def play(args) -> int:
             return open_source(config.camera, realtime=True, dice_set=dice_set, dice_count=loop.dice_wanted)
         return open_source(config.camera)
 
-    loop.open_camera = open_camera
+    loop.open_camera = open_camera if dice_set is not None else None  # no dice: the camera is left alone
     if sys.stdin.isatty():  # keys typed on the terminal stand in for the buttons and knob (host/keys.py)
         TerminalKeys(loop.post).start()
     signal.signal(signal.SIGTERM, loop.request_stop)
