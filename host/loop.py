@@ -287,12 +287,15 @@ class TableLoop:
             self.stack.clear()
             self.plays.forget_answers()
 
-    def _keep_places(self) -> None:
-        """Journal where the dice of the roll just stored lie, with their faces, so that after
-        --resume a die still lying there is not asked about again (see known_where_they_lie)."""
-        if any(size > 0 for _, _, size, _ in self.known_spots):
-            self.table.note({"type": PLACES, "dice": [[round(x, 1), round(y, 1), round(size, 1), face]
-                                                      for x, y, size, face in self.known_spots]})
+    def _places_note(self, known: Sequence[tuple[float, float, float, str]]) -> dict | None:
+        """Where the dice of the roll just stored lie, with their faces, so that after --resume
+        a die still lying there is not asked about again (see known_where_they_lie). Stored
+        with the roll, in the same transaction: a resumed box knows where they lie, or knows
+        nothing and asks."""
+        if not any(size > 0 for _, _, size, _ in known):
+            return None
+        return {"type": PLACES, "dice": [[round(x, 1), round(y, 1), round(size, 1), face]
+                                         for x, y, size, face in known]}
 
     def _restore_places(self) -> None:
         """Take up the dice places journalled last, if no event was stored or undone since."""
@@ -720,11 +723,11 @@ class TableLoop:
             return
         self.stack.drop(checking)
         if check.by_hand:
-            self.table.note({"type": "typed-roll", "faces": check.faces, **self.plays.note_context(),
-                             "why": "entered with the knob: the camera's read could not be used"})
-        for correction in check.corrections:
-            self.table.note(correction)
-        self.submit(check.chance, check.faces, check.confidences, check.spots)
+            notes = [{"type": "typed-roll", "faces": check.faces, **self.plays.note_context(),
+                      "why": "entered with the knob: the camera's read could not be used"}]
+        else:
+            notes = list(check.corrections)
+        self.submit(check.chance, check.faces, check.confidences, check.spots, notes=notes)
 
     def _direct_face(self, command: str) -> None:
         """``face:N:NAME`` from a panel: die N is NAME (confirms a flagged die or corrects one)."""
@@ -757,24 +760,28 @@ class TableLoop:
                           dice_set=self.plays.dice_set or "", notes=("typed",)))
 
     def submit(self, chance, faces: list[str], confidences: Sequence[float] | None = None,
-               spots: Sequence | None = None) -> None:
-        """The dice of ``chance``, read and checked: store the event, or show why the rules refuse it."""
+               spots: Sequence | None = None, notes: Sequence[dict] = ()) -> None:
+        """The dice of ``chance``, read and checked: store the event, or show why the rules refuse
+        it. ``notes`` (the dice corrected, or entered by hand) are stored with it, and where its
+        dice lie after it: all in one transaction."""
         self.last_confidences = list(confidences) if confidences is not None else [1.0] * len(faces)
         event = chance.with_faces(faces)
         try:
             self.table.session.check(event)
         except RuleError as exc:
             self.refused += 1
-            self.table.note({"type": "refused", "event": event, "reason": str(exc)})
+            self.table.record([(NOTE, note) for note in notes]
+                              + [(NOTE, {"type": "refused", "event": event, "reason": str(exc)})])
             self.error("Roll refused", str(exc), self.plays.refused_hint,
                        unusable=UnusableRead(list(faces), list(self.last_confidences), True))
             return
         self.stack.remove(Awaiting)
-        self.play(event)
+        known = [(x, y, size, face) for (x, y, size), face in zip(spots or (), faces)] if self.plays.dice_stay else []
+        places = self._places_note(known)
+        self.table.record([(NOTE, note) for note in notes] + [(EVENT, event)] + ([(NOTE, places)] if places else []))
+        self.same_read = None   # a read kept for Next was of the dice before this event
+        self.known_spots = known
         self.last_read = list(faces)
-        if self.plays.dice_stay:
-            self.known_spots = [(x, y, size, face) for (x, y, size), face in zip(spots or (), faces)]
-            self._keep_places()
         self.plays.thrown(event)
 
     # -- corrections ---------------------------------------------------------------------------
@@ -806,21 +813,18 @@ class TableLoop:
             self.show_home()
             return
         read, faces[index] = faces[index], face
-        context = self.plays.correction_context(last)
-        self.table.undo()
-        try:
-            self.table.play(self.plays.corrected(last, faces))
+        note = {"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
+                **self.plays.correction_context(last)}
+        known = [(x, y, size, face if i == index else lying) for i, (x, y, size, lying) in enumerate(self.known_spots)]
+        places = self._places_note(known)
+        try:   # the roll taken back and played corrected, its note and its places: all or nothing
+            self.table.record([(UNDO, None), (EVENT, self.plays.corrected(last, faces)), (NOTE, note)]
+                              + ([(NOTE, places)] if places else []))
         except RuleError as exc:
-            self.table.play(last)
             raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
-        self.table.note({"type": "correction", "die": index + 1, "read": read, "face": face, "confidence": None,
-                         **context})
+        self.known_spots = known
         self.same_read = None  # it was a read of the uncorrected dice
         self.last_read = faces
-        if self.known_spots:
-            self.known_spots = [(x, y, size, face if i == index else known)
-                                for i, (x, y, size, known) in enumerate(self.known_spots)]
-            self._keep_places()
         self.restart_answers()
         if self.game.is_over(self.state):
             self.table.close()

@@ -38,7 +38,7 @@ EVENT, UNDO, NOTE = "event", "undo", "note"
 # The table loop's own notes (host/loop.py), kept only so that --resume continues exactly where
 # it stopped; exports leave them out unless asked.
 ANSWERS = "answers"     # answers given but not yet events (TableLoop._keep_answers)
-PLACES = "dice-places"  # where the last stored roll's dice lie (TableLoop._keep_places)
+PLACES = "dice-places"  # where the last stored roll's dice lie (TableLoop._places_note)
 BOOKKEEPING = (ANSWERS, PLACES)
 
 _SCHEMA = """
@@ -203,12 +203,21 @@ class SessionStore:
 
     # -- writing (each call is one durable transaction) -------------------------------------
     def append(self, session_id: str, seq: int, kind: str, body: Mapping[str, Any]) -> Entry:
-        entry = Entry(seq, kind, json.loads(json.dumps(body, sort_keys=True)), time.time())
+        return self.append_all(session_id, seq, [(kind, body)])[0]
+
+    def append_all(self, session_id: str, seq: int, steps: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Entry]:
+        """Write journal entries ``seq``, ``seq + 1``, ... in one transaction: all of them reach
+        the disk, or none (a power cut between a roll and what the box knows of it cannot
+        keep one without the other)."""
+        now = time.time()
+        entries = [Entry(seq + i, kind, json.loads(json.dumps(body, sort_keys=True)), now)
+                   for i, (kind, body) in enumerate(steps)]
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT INTO journal (session_id, seq, kind, body, at) VALUES (?,?,?,?,?)",
-                             (session_id, seq, kind, json.dumps(entry.body, sort_keys=True), entry.at))
-        return entry
+            self._db.executemany("INSERT INTO journal (session_id, seq, kind, body, at) VALUES (?,?,?,?,?)",
+                                 [(session_id, e.seq, e.kind, json.dumps(e.body, sort_keys=True), e.at)
+                                  for e in entries])
+        return entries
 
     def discard(self, session_id: str) -> bool:
         """Delete a session that has nothing in its journal (a start-up that failed); True if deleted."""
@@ -264,6 +273,37 @@ class StoredSession:
         entry = self.store.append(self.id, self._next_seq(), NOTE, body)
         self.entries.append(entry)
         return entry
+
+    def record(self, steps: Iterable[tuple[str, Mapping[str, Any] | None]]) -> None:
+        """Several changes as one: ``(EVENT, event)``, ``(UNDO, None)`` and ``(NOTE, body)`` in
+        order, checked by the rules first (RuleError: nothing written, nothing changed), then
+        written in one transaction, then applied. A die corrected (the roll undone and played
+        again, with its note) or a roll with its dice places is never half stored."""
+        steps = list(steps)
+        done: list[tuple[str, Any]] = []
+        written = []
+        try:
+            for kind, body in steps:
+                if kind == EVENT:
+                    self.session.play(body)
+                    done.append((EVENT, None))
+                    written.append((EVENT, self.session.events[-1]))
+                elif kind == UNDO:
+                    if not self.session.events:
+                        raise RuleError("nothing to undo: no event has been recorded yet")
+                    undone = self.session.undo()
+                    done.append((UNDO, undone))
+                    written.append((UNDO, {"undoes": undone}))
+                else:
+                    written.append((NOTE, body))
+            self.entries.extend(self.store.append_all(self.id, self._next_seq(), written))
+        except BaseException:
+            for kind, undone in reversed(done):   # put the state back as it was
+                if kind == EVENT:
+                    self.session.undo()
+                else:
+                    self.session.play(undone)
+            raise
 
     def close(self) -> None:
         self.store.mark_closed(self.id)

@@ -172,3 +172,53 @@ def test_export_command(store, dicewatch_home, capsys, tmp_path):
     assert cli.main(["export", "latest", "--sessions", str(other)]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["setup"]["players"] == ["Cy", "Dee"]
     assert cli.main(["export", "latest", "--sessions", str(tmp_path / "none.db")]) == 1
+
+
+def journal_rows(path) -> int:
+    other = sqlite3.connect(path)
+    try:
+        return other.execute("SELECT COUNT(*) FROM journal").fetchone()[0]
+    finally:
+        other.close()
+
+
+def test_a_record_of_several_changes_is_written_whole_or_not_at_all(store, tmp_path, monkeypatch):
+    """A die corrected is the roll undone, played again and noted: one transaction. The rules
+    refusing any step, or the disk failing, leaves both the journal and the state untouched."""
+    from host.session_store import EVENT, NOTE, UNDO
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    table.play(ROLL)
+    fixed = {**ROLL, "faces": ["MILK", "COOKIE", "LIST", "LIST", "STOCKING", "GIFT", "GIFT"]}
+    table.record([(UNDO, None), (EVENT, fixed), (NOTE, {"type": "correction", "die": 7})])
+    assert journal_rows(tmp_path / "sessions.db") == 4 and table.state.faces[-1] == "GIFT"
+    with pytest.raises(RuleError):
+        table.record([(UNDO, None), (EVENT, {"type": "roll", "faces": ["MILK"]}), (NOTE, {"type": "x"})])
+    assert journal_rows(tmp_path / "sessions.db") == 4 and table.state.faces[-1] == "GIFT"
+
+    def full_disk(*_args, **_kw):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(store, "append_all", full_disk)
+    with pytest.raises(sqlite3.OperationalError):
+        table.record([(UNDO, None), (EVENT, ROLL)])
+    assert table.state.faces[-1] == "GIFT" and len(table.session.events) == 1
+    monkeypatch.undo()
+    reopened = store.open(table.id, lambda name: GAME)
+    assert reopened.state.faces == table.state.faces and len(reopened.entries) == 4
+
+
+def test_a_roll_and_where_its_dice_lie_are_stored_together(store, monkeypatch):
+    """The table loop writes a camera's roll and its dice-places note in one transaction, so a
+    power cut cannot keep the roll and lose where its dice lay (the resumed box would guess)."""
+    from host.loop import TableLoop
+    from vision.roll import Die, Roll
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    loop = TableLoop(table, ask_setup=False)
+    loop.start()
+    batches = []
+    real = store.append_all
+    monkeypatch.setattr(store, "append_all", lambda *a: batches.append([k for k, _ in a[2]]) or real(*a))
+    faces = ROLL["faces"]
+    loop.on_read(Roll(dice=tuple(Die(f, 0.99, 40.0 * i, 30.0, 20.0, 20.0) for i, f in enumerate(faces)),
+                      dice_set="jingle-bell-roll"))
+    assert ["event", "note"] in batches
+    assert [e.body.get("type") for e in table.entries[-2:]] == ["roll", "dice-places"]
