@@ -13,6 +13,7 @@ from .core import PUBLIC, Chance, Game, Option, OptionError, ReplayError, RuleEr
 GAME_MODULES = {
     "jingle-bell-roll": "rules.jingle_bell_roll",
     "christmas-romance": "rules.christmas_romance",
+    "dream-factory": "rules.dream_factory",
 }
 
 
