@@ -33,7 +33,7 @@ def add_arguments(parser) -> None:
                         help="folder for the e-ink screens as PNG files (default: ./demo-out)")
     parser.add_argument("--game", default="jingle-bell-roll", choices=games.names(),
                         help="the game to play (default: jingle-bell-roll; `dicewatch games` lists them)")
-    games.add_setup_arguments(parser)
+    games.add_setup_arguments(parser, NAME)
     parser.add_argument("--seed", type=int, default=2026, help="random seed of the dice and the players (default 2026)")
     parser.add_argument("--size", default="250x122", metavar="WxH",
                         help="e-ink panel size: 250x122, 400x300 or 800x480 (default 250x122)")
@@ -64,6 +64,10 @@ def prepare_out(folder: str) -> Path | None:
 
 
 def run(args) -> int:
+    try:
+        games.check_setup_flags(args, args.game)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     size = parse_size(args.size)
     out = prepare_out(args.out)
     if out is None:

@@ -62,7 +62,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
     parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
-    games.add_setup_arguments(parser)
+    games.add_setup_arguments(parser, NAME)
 
 
 def parse_players(text: str | None) -> list[str]:
@@ -95,15 +95,6 @@ def settings(args) -> tuple[dict, DeviceConfig, Path | None]:
     return doc, replace(config, **changes), path
 
 
-def game_flags_check(args, game) -> None:
-    """A setup flag of another game (--mode without --game christmas-romance) is a usage error."""
-    own = set(getattr(games.module_for(game.name), "SETUP_FLAGS", {}).values()) if game.name in games.names() else set()
-    for name in games.names():
-        for flag, dest in getattr(games.module_for(name), "SETUP_FLAGS", {}).items():
-            if dest not in own and getattr(args, dest, None):
-                raise UsageError(f"{flag}: only for --game {name}, not {game.name}")
-
-
 def new_setup(args, game, doc: dict, config_path: Path | None, players: list[str]) -> dict:
     """The setup options of a new session: the game's config table, then its command-line
     arguments (host/games/<game>.py ``setup_options``)."""
@@ -121,7 +112,10 @@ def open_table(args, doc: dict, config_path: Path | None):
     except LookupError as exc:
         raise UsageError(str(exc)) from None
     if not args.resume:  # (a resumed game is known once opened; it keeps its own setup)
-        game_flags_check(args, game)
+        try:
+            games.check_setup_flags(args, game.name)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     players = parse_players(args.players)
     try:
         store = SessionStore(data_dir() / "sessions.db")

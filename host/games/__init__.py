@@ -102,12 +102,23 @@ def red_faces_of(dice_set: str) -> frozenset[str]:
     return frozenset()
 
 
-def add_setup_arguments(parser) -> None:
-    """Every game module's own setup arguments for ``run`` and ``demo`` (``--mode`` ...)."""
+def add_setup_arguments(parser, command: str) -> None:
+    """Every game module's own setup arguments for ``command`` (``run`` or ``demo``: ``--mode`` ...)."""
     for module in _modules().values():
         add = getattr(module, "add_setup_arguments", None)
         if add is not None:
-            add(parser)
+            add(parser, command)
+
+
+def check_setup_flags(args, name: str) -> None:
+    """ValueError when ``args`` give a setup flag of another game than ``name`` (``--mode``
+    without ``--game christmas-romance``): it would be silently ignored."""
+    module = _modules().get(name)
+    own = set(getattr(module, "SETUP_FLAGS", {}).values())
+    for other, other_module in _modules().items():
+        for flag, dest in getattr(other_module, "SETUP_FLAGS", {}).items():
+            if dest not in own and getattr(args, dest, None):
+                raise ValueError(f"{flag}: only for --game {other}, not {name}")
 
 
 def loop_arguments(name: str, args, box_options: Mapping[str, Any]) -> dict:

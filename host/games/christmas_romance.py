@@ -534,7 +534,7 @@ def loop_arguments(args, options: dict) -> dict:
                                                         or options.get("virtual_fate"))}}
 
 
-def add_setup_arguments(parser) -> None:
+def add_setup_arguments(parser, command: str) -> None:
     parser.add_argument("--mode", choices=MODES,
                         help="christmas-romance: solo or 2-player co-op against fate, couples or multiplayer "
                              "(default solo)")

@@ -543,9 +543,10 @@ DEMO = "host.demo_table"
 SETUP_FLAGS = {"--no-characters": "no_characters"}
 
 
-def add_setup_arguments(parser) -> None:
-    parser.add_argument("--no-characters", action="store_true",
-                        help="jingle-bell-roll: do not ask for character cards at the start")
+def add_setup_arguments(parser, command: str) -> None:
+    if command == "run":   # the demo's players always choose theirs
+        parser.add_argument("--no-characters", action="store_true",
+                            help="jingle-bell-roll: do not ask for character cards at the start")
 
 
 def setup_options(args, players: list[str]) -> dict:

@@ -94,6 +94,8 @@ def test_run_usage_errors(capsys):
     assert "--mode: only for --game christmas-romance, not jingle-bell-roll" in capsys.readouterr().err
     assert cli.main(["run", "--game", "christmas-romance", "--no-characters"]) == 2
     assert "--no-characters: only for --game jingle-bell-roll, not christmas-romance" in capsys.readouterr().err
+    assert cli.main(["demo", "--mode", "coop"]) == 2   # a flag of another game is refused, not ignored
+    assert "--mode: only for --game christmas-romance, not jingle-bell-roll" in capsys.readouterr().err
     assert cli.main(["run", "--resume"]) == 1
     assert "no unfinished game to resume" in capsys.readouterr().err
     assert cli.main(["run", "--resume", "--game", "jingle-bell-roll"]) == 1
