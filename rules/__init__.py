@@ -14,6 +14,7 @@ GAME_MODULES = {
     "jingle-bell-roll": "rules.jingle_bell_roll",
     "christmas-romance": "rules.christmas_romance",
     "dream-factory": "rules.dream_factory",
+    "making-christmas": "rules.making_christmas",
 }
 
 
