@@ -9,10 +9,13 @@ module here defines:
   shows, how a die is drawn), the words for its events in menus, and what it asks before
   the first throw. Everything it does not say, :class:`GameTable` does from the rules'
   seam alone, so a game with no screens of its own still plays at the box;
-* ``add_setup_arguments(parser)`` / ``setup_options(args, players)`` (optional): its
-  setup arguments for ``run`` and ``demo`` (``--mode`` ...);
-* ``Player`` (optional): a scripted player for the demo and the benchmarks
-  (host.demo_players documents the interface).
+* ``add_setup_arguments(parser, command)``, ``SETUP_FLAGS`` and ``setup_options(args,
+  players)`` (optional): its setup arguments for ``run`` and ``demo`` (``--mode`` ...; a flag
+  given for another game is refused); ``loop_arguments(args, options)`` (optional): what
+  they change in the TableLoop;
+* ``DEMO`` (optional): the module path of its scripted demo (``run(args, size, out)``);
+  without one, host/generic_demo.py plays it; ``BENCH`` and ``bench_player`` (optional): its
+  setups and its player at the buttons for ``python -m host.bench_games``.
 
 The loop (host.loop.TableLoop) has no game's name in it: it asks the rules what the table
 must throw and which choices are open, and this module's ``Table`` how to show them.
