@@ -279,8 +279,7 @@ def _check_middle(value: Any) -> str:
 
 
 OPTIONS = (
-    Option("seed", 0, "Orders the pile of screenplays and the legendary directors, and the tiles the box "
-           "suggests.", check=_check_int(0, 2**31)),
+    Option("seed", 0, "Orders the pile of screenplays (lay the pile as the box shows it).", check=_check_int(0, 2**31)),
     Option("tokens_five_players", 10, "Tokens each with five players (the rulebook's figure is garbled).",
            check=_check_int(1, 30)),
     Option("middle", "with-next", "What becomes of the tokens an auction leaves in the middle: with-next = "

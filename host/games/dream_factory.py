@@ -32,6 +32,10 @@ def screenplay_line(play) -> str:
     return f"{play.id} {play.genre}  {' '.join(cells)}{end}"
 
 
+def pile_line(state) -> str:
+    return f"pile: {state.pile[0]} on top, {len(state.pile)} left" if state.pile else "pile: empty"
+
+
 def short(code: str) -> str:
     return code.replace("director", "dir").replace("contract", "con").replace("effects", "fx").replace("camera", "cam")
 
@@ -58,7 +62,7 @@ class Table(GameTable):
         rows = tuple(tuple(row) for row in scoreboard(state))
         laid = ", ".join(tile_words(c) for c in state.offer) or "none yet"
         return Screen("scoreboard", title=f"Round {state.round}: {state.location_name}", table=rows,
-                      lines=(f"turned up: {laid}",), footer=self.public_status() + " (push)")
+                      lines=(f"turned up: {laid}", pile_line(state)), footer=self.public_status() + " (push)")
 
     def auction_screen(self) -> Screen:
         state, auction = self.state, self.state.auction
