@@ -801,12 +801,12 @@ def scoreboard(state: State) -> list[list[str]]:
     """Public: tokens only where no screen hides them; points without hidden tokens."""
     shown = tokens_shown(state, PUBLIC)
     order = ranking(state) if is_over(state) else range(len(state.players))
-    rows = [["Player", "Tokens", "Films", "Trophies", "Points"]]
+    rows = [["Player", "Points", "Tokens", "Trophies", "Films"]]
     for i in order:
         films = " ".join(f"{p.id}:{marker_words(p.marker)}" for p in state.owned(i) if p.finished) or "-"
         score = points(state, i) if shown else film_points(state, i) + trophy_points(state, i)
-        rows.append([state.players[i], str(state.tokens[i]) if shown else "hidden", films,
-                     str(trophy_points(state, i)), str(score)])
+        rows.append([state.players[i], str(score), str(state.tokens[i]) if shown else "hidden",
+                     str(trophy_points(state, i)), films])
     return rows
 
 

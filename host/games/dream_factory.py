@@ -16,28 +16,31 @@ from host.games import GameTable, describe_event
 from host.menus import BACK, Menu, MenuItem
 from host.presenters import ATTENTION, READ_OK, WAITING, Screen
 from rules.core import PUBLIC
-from rules.dream_factory import (NAME, STAR_SPACE, is_over, marker_words, ranking, scoreboard, tile_words,
-                                 tokens_shown)
+from rules.dream_factory import (NAME, STAR_SPACE, is_over, marker_words, ranking, scoreboard, tile_kind,
+                                 tile_stars, tile_words, tokens_shown)
 
 GAME = NAME
 DEFAULT_PLAYERS = ["Ann", "Ben", "Cy"]
-SPACE_LETTERS = {"director": "D", "actor": "A", "camera": "C", "music": "M", "effects": "X", "blank": "_"}
+SPACE_LETTERS = {"director": "d", "actor": "a", "camera": "c", "music": "m", "effects": "x", "blank": "."}
+TILE_LETTERS = {"director": "D", "actor": "A", "camera": "C", "music": "M", "effects": "X", "contract": "K", "star": "S"}
+
+
+def tile_short(code: str) -> str:
+    """"actor2" -> "A2": the letter of its kind and its yellow stars."""
+    return f"{TILE_LETTERS[tile_kind(code)]}{tile_stars(code)}"
 
 
 def screenplay_line(play) -> str:
-    """One screenplay as a line: "1b drama  D:director2 A:- ... *:star3  rated 9+"."""
-    cells = [f"{SPACE_LETTERS[kind]}:{short(stack[-1]) if stack else '-'}" for kind, stack in zip(play.spaces, play.stacks)]
-    cells.append(f"*:{short(play.stars[-1]) if play.stars else '-'}")
-    end = f"  rated {marker_words(play.marker)}" if play.finished else f"  ({play.rating}*)"
-    return f"{play.id} {play.genre}  {' '.join(cells)}{end}"
+    """One screenplay as a short line: "1b dra D2 a A1 c . x *S3 =6" (lower case: an empty
+    space by its icon, "." a blank space; "=" the rating so far, or "rated" its marker)."""
+    cells = [tile_short(stack[-1]) if stack else SPACE_LETTERS[kind] for kind, stack in zip(play.spaces, play.stacks)]
+    cells.append("*" + (tile_short(play.stars[-1]) if play.stars else ""))
+    end = f"rated {marker_words(play.marker)}" if play.finished else f"={play.rating}"
+    return f"{play.id} {play.genre[:3]} {' '.join(cells)} {end}"
 
 
 def pile_line(state) -> str:
     return f"pile: {state.pile[0]} on top, {len(state.pile)} left" if state.pile else "pile: empty"
-
-
-def short(code: str) -> str:
-    return code.replace("director", "dir").replace("contract", "con").replace("effects", "fx").replace("camera", "cam")
 
 
 class Table(GameTable):
@@ -86,7 +89,7 @@ class Table(GameTable):
         state = self.state
         name = state.players[state.placer]
         lines = (f"in hand: {', '.join(tile_words(c) for c in state.hand)}",) + tuple(
-            screenplay_line(play) for play in state.owned(state.placer))
+            screenplay_line(play) for play in state.owned(state.placer) if not play.finished)
         return Screen("prompt", title=f"{name} places", lines=lines, footer="push: place or discard")
 
     def ranking_screen(self) -> Screen:
@@ -138,6 +141,10 @@ class Table(GameTable):
         if not is_over(state):
             return ""
         return "Final ranking: " + ", ".join(state.players[i] for i in ranking(state))
+
+
+#: ``dicewatch demo --game dream-factory``: three studios, scripted (named, not imported)
+DEMO = "host.dream_factory_demo"
 
 
 def setup_options(args, players: list[str]) -> dict:

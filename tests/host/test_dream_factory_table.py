@@ -116,7 +116,7 @@ def test_the_demo_plays_a_whole_game_and_replay_json_gives_points_and_winners(tm
     out = tmp_path / "demo"
     demo = dicewatch("demo", "--game", "dream-factory", "--seed", "3", "--quiet", "--out", str(out), home=tmp_path)
     assert demo.returncode == 0, demo.stdout + demo.stderr
-    assert "wins with" in demo.stdout or "win with" in demo.stdout
+    assert ("wins with" in demo.stdout or "win with" in demo.stdout) and "Final ranking:" in demo.stdout
 
     exported = dicewatch("export", "latest", "--sessions", str(out / "demo-sessions.db"), home=tmp_path)
     assert exported.returncode == 0, exported.stderr

@@ -379,7 +379,7 @@ def test_with_three_or_more_players_tokens_are_behind_the_screens():
     assert all(p["tokens"] is None for p in public["players"])
     own = GAME.view_of(state, "Ben")
     assert [p["tokens"] for p in own["players"]] == [None, 12, None]
-    assert all(row[1] == "hidden" for row in GAME.scoreboard(state)[1:])
+    assert all(row[2] == "hidden" for row in GAME.scoreboard(state)[1:])
     assert "12" not in GAME.status(state)
 
 

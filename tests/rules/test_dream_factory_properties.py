@@ -105,7 +105,7 @@ def test_a_random_game_ends_with_winners_and_the_public_view_hides_tokens_until_
         public = GAME.view_of(state, PUBLIC)
         if len(names) >= 3:
             assert all(p["tokens"] is None for p in public["players"])
-            assert all(row[1] == "hidden" for row in GAME.scoreboard(state)[1:])
+            assert all(row[2] == "hidden" for row in GAME.scoreboard(state)[1:])
         state = GAME.apply(state, rng.choice(GAME.legal_events(state)))
     final = GAME.to_json(state)
     assert final["winners"] and all(p["tokens"] is not None for p in final["players"])
