@@ -264,6 +264,23 @@ def _check_tiles(value: Any) -> dict[str, int]:
     return dict(value)
 
 
+def _check_screenplays(value: Any) -> dict[str, dict[str, Any]]:
+    """id -> {"genre", "spaces", "studio"}: three for each studio 1-5, the rest (studio null) the pile."""
+    if not isinstance(value, dict):
+        raise ValueError('expected a table of screenplays: id = {genre, spaces, studio}')
+    for ident, data in value.items():
+        if (not isinstance(data, dict) or data.get("genre") not in GENRES or not isinstance(data.get("spaces"), list)
+                or not data["spaces"] or any(k not in SPACE_KINDS for k in data["spaces"])
+                or data.get("studio") not in (None, 1, 2, 3, 4, 5)):
+            raise ValueError(f"screenplay {ident!r}: expected genre ({', '.join(GENRES)}), spaces (of "
+                             f"{', '.join(SPACE_KINDS)}) and studio (1-5, or null for the pile)")
+    for studio in range(1, 6):
+        if sum(1 for data in value.values() if data.get("studio") == studio) != 3:
+            raise ValueError(f"studio {studio} needs exactly three screenplays")
+    return {ident: {"genre": d["genre"], "spaces": list(d["spaces"]), "studio": d.get("studio")}
+            for ident, d in value.items()}
+
+
 def _check_end_trophies(value: Any) -> dict[str, int]:
     if not isinstance(value, dict) or set(value) != set(DEFAULT_END_TROPHIES):
         raise ValueError(f"expected points for each of: {', '.join(DEFAULT_END_TROPHIES)}")
@@ -288,6 +305,9 @@ OPTIONS = (
     Option("board", list(DEFAULT_BOARD), "The locations in order from the Legendary Director: director, "
            "party, city:N (N tiles).", check=_check_board),
     Option("tiles", dict(DEFAULT_TILES), "The production tiles: <kind><stars> = count.", check=_check_tiles),
+    Option("screenplays", {k: dict(v) for k, v in DEFAULT_SCREENPLAYS.items()}, "The screenplays: id = {genre, "
+           "spaces (director, actor, camera, music, effects, blank), studio (1-5; null: the pile)}.",
+           check=_check_screenplays),
     Option("end_trophies", dict(DEFAULT_END_TROPHIES), "Points of the five trophies given at the end.",
            check=_check_end_trophies),
 )
@@ -301,10 +321,11 @@ def setup(options: Mapping[str, Any]) -> State:
     players = _check_players(options.get("players"))
     values = {o.name: _checked(o, options) for o in OPTIONS}
     rng = random.Random(values["seed"])
+    plays = values["screenplays"]
     studio = tuple(_new_screenplay(ident, data, owner)
                    for owner in range(len(players))
-                   for ident, data in DEFAULT_SCREENPLAYS.items() if data["studio"] == owner + 1)
-    pile_ids = [ident for ident, data in DEFAULT_SCREENPLAYS.items() if data["studio"] is None]
+                   for ident, data in plays.items() if data["studio"] == owner + 1)
+    pile_ids = sorted(ident for ident, data in plays.items() if data["studio"] is None)
     rng.shuffle(pile_ids)
     tokens = values["tokens_five_players"] if len(players) == 5 else 12
     return State(
@@ -313,7 +334,7 @@ def setup(options: Mapping[str, Any]) -> State:
                     end_trophies=tuple(values["end_trophies"].items()), screens=len(players) >= 3,
                     seed=values["seed"]),
         tokens=(tokens,) * len(players), screenplays=studio, pile=tuple(pile_ids),
-        pile_data=tuple((i, DEFAULT_SCREENPLAYS[i]["genre"], tuple(DEFAULT_SCREENPLAYS[i]["spaces"])) for i in pile_ids),
+        pile_data=tuple((i, plays[i]["genre"], tuple(plays[i]["spaces"])) for i in pile_ids),
         tiles_left=tuple(sorted((c, n) for c, n in values["tiles"].items() if n > 0)),
         legends_left=tuple(sorted((c, DEFAULT_LEGENDS.count(c)) for c in set(DEFAULT_LEGENDS))),
         markers=all_markers(), last="the Popcorn is with " + players[0])

@@ -427,3 +427,40 @@ def test_the_legendary_director_location_turns_up_one_legendary_director():
     assert {e["tile"] for e in GAME.legal_events(state)} == {"director4", "director5"}
     state = play(state, {"type": "reveal", "tile": "director5"})
     assert state.phase == "auction" and state.offer == ("director5",)
+
+
+# -- options: the rulebook's gaps, overridable -----------------------------------------------------------
+def test_the_config_table_sets_the_options_and_checks_them():
+    values = GAME.read_options({"middle": "stays", "board": ["director", "city:2", "party"]})
+    state = GAME.setup({"players": FOUR, **GAME.setup_options(values)})
+    assert state.rules.middle_rule == "stays" and state.rules.board == ("director", "city:2", "party")
+    with pytest.raises(RuleError, match="middle"):
+        GAME.read_options({"middle": "burn"})
+    with pytest.raises(RuleError, match="board"):
+        GAME.read_options({"board": ["city:3", "director"]})
+    with pytest.raises(RuleError, match="tiles"):
+        GAME.read_options({"tiles": {"dragon3": 2}})
+
+
+def test_the_seed_orders_the_pile():
+    piles = {new(seed=seed).pile for seed in range(6)}
+    assert len(piles) > 1 and all(sorted(pile) == [f"P{n}" for n in range(1, 8)] for pile in piles)
+
+
+def test_the_screenplays_are_data_that_can_be_replaced():
+    plays = {f"{studio}{letter}": {"genre": "comedy", "spaces": ["director", "actor"], "studio": studio}
+             for studio in range(1, 6) for letter in "abc"}
+    plays["Q1"] = {"genre": "drama", "spaces": ["director", "blank"], "studio": None}
+    state = new(screenplays=plays)
+    assert state.pile == ("Q1",) and state.screenplay("1a").spaces == ("director", "actor")
+    del plays["5c"]
+    with pytest.raises(RuleError, match="studio 5 needs exactly three"):
+        new(screenplays=plays)
+
+
+def test_a_custom_tile_mix_is_the_only_one_that_can_be_turned_up():
+    state = play(new(tiles={"actor1": 30}), {"type": "reveal", "tile": "director4"},
+                 *({"type": "pass", "player": p} for p in FOUR))
+    assert {e["tile"] for e in GAME.legal_events(state)} == {"actor1"}
+    with pytest.raises(RuleError, match="no 'actor2' left"):
+        play(state, {"type": "reveal", "tile": "actor2"})
