@@ -20,6 +20,7 @@ from host.games import turn_knob_to
 from host.loop import TableLoop
 from host.session_store import SessionStore
 from rules import get_game
+from rules.core import RuleError
 from rules.dream_factory import (STAR_SPACE, is_over, marker_words, place_tile, points, ranking, tile_stars,
                                  trophy_points)
 
@@ -38,7 +39,7 @@ def placement_worth(play, code: str, space) -> int:
     """What putting ``code`` on ``space`` of ``play`` adds (0: it does not fit or adds nothing)."""
     try:
         placed = place_tile(play, code, space)
-    except Exception:  # noqa: BLE001 - a RuleError: it does not fit there
+    except RuleError:   # it does not fit there
         return 0
     stack = play.stars if space == STAR_SPACE else play.stacks[space]
     gain = tile_stars(code) - (tile_stars(stack[-1]) if stack else 0)
@@ -62,7 +63,7 @@ def best_placement(state, player: int, code: str) -> tuple[int, str | None, obje
 
 def choose(state, rng: random.Random) -> dict:
     """The event the players choose now."""
-    name = lambda i: state.players[i]  # noqa: E731
+    name = state.players.__getitem__
     if state.phase == "reveal":
         return {"type": "reveal", "tile": drawn_tile(state, rng)}
     if state.phase == "auction":
@@ -72,7 +73,8 @@ def choose(state, rng: random.Random) -> dict:
         lowest = 0 if auction.high_bid is None else auction.high_bid + 1
         limit = min(state.tokens[bidder], worth // 2 + rng.randint(0, 2))
         if worth > 0 and lowest <= limit:
-            return {"type": "bid", "player": name(bidder), "amount": lowest + (1 if lowest < limit and rng.random() < 0.3 else 0)}
+            raise_by = 1 if lowest < limit and rng.random() < 0.3 else 0
+            return {"type": "bid", "player": name(bidder), "amount": lowest + raise_by}
         return {"type": "pass", "player": name(bidder)}
     if state.phase == "pick":
         picker = state.pick_order[0]

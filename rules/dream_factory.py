@@ -65,7 +65,8 @@ def _default_screenplays() -> dict[str, dict[str, Any]]:
     plays: dict[str, dict[str, Any]] = {}
     for studio in range(1, 6):
         for size, (letter, spaces) in enumerate((("a", SMALL), ("b", MEDIUM), ("c", LARGE))):
-            plays[f"{studio}{letter}"] = {"genre": GENRES[(studio + size) % 3], "spaces": list(spaces), "studio": studio}
+            plays[f"{studio}{letter}"] = {"genre": GENRES[(studio + size) % 3], "spaces": list(spaces),
+                                          "studio": studio}
     for number, spaces in enumerate((SMALL, MEDIUM, LARGE, SMALL, MEDIUM, LARGE, MEDIUM), start=1):
         plays[f"P{number}"] = {"genre": GENRES[number % 3], "spaces": list(spaces), "studio": None}
     return plays
@@ -260,7 +261,8 @@ def _check_tiles(value: Any) -> dict[str, int]:
         raise ValueError('expected a table of tile counts, e.g. {"actor2" = 8}')
     for code, count in value.items():
         if not is_tile_code(code) or isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"a tile is <kind><stars> with a count, kinds {', '.join(TILE_KINDS)}; got {code!r} = {count!r}")
+            raise ValueError(f"a tile is <kind><stars> with a count, kinds {', '.join(TILE_KINDS)}; "
+                             f"got {code!r} = {count!r}")
     return dict(value)
 
 
@@ -271,9 +273,9 @@ def _check_screenplays(value: Any) -> dict[str, dict[str, Any]]:
     for ident, data in value.items():
         if (not isinstance(data, dict) or data.get("genre") not in GENRES or not isinstance(data.get("spaces"), list)
                 or not data["spaces"] or any(k not in SPACE_KINDS for k in data["spaces"])
-                or data.get("studio") not in (None, 1, 2, 3, 4, 5)):
+                or data["spaces"].count("director") != 1 or data.get("studio") not in (None, 1, 2, 3, 4, 5)):
             raise ValueError(f"screenplay {ident!r}: expected genre ({', '.join(GENRES)}), spaces (of "
-                             f"{', '.join(SPACE_KINDS)}) and studio (1-5, or null for the pile)")
+                             f"{', '.join(SPACE_KINDS)}; one director) and studio (1-5, or null for the pile)")
     for studio in range(1, 6):
         if sum(1 for data in value.values() if data.get("studio") == studio) != 3:
             raise ValueError(f"studio {studio} needs exactly three screenplays")
@@ -706,7 +708,9 @@ def best_marker(state: State, player: int) -> Marker:
 
 def ranking(state: State) -> list[int]:
     """Players by points, ties by their highest rating marker."""
-    return sorted(range(len(state.players)), key=lambda i: (-points(state, i), tuple(-x for x in best_marker(state, i))))
+    def rank(i: int) -> tuple:
+        return (-points(state, i),) + tuple(-x for x in best_marker(state, i))
+    return sorted(range(len(state.players)), key=rank)
 
 
 def winners(state: State) -> list[str]:
@@ -748,7 +752,8 @@ def _placing_choices(state: State) -> tuple[dict, ...]:
         for play in state.owned(state.placer):
             for space in list(range(len(play.spaces))) + [STAR_SPACE]:
                 if _fits(play, code, space):
-                    choices.append({"type": "place", "player": name, "tile": code, "screenplay": play.id, "space": space})
+                    choices.append({"type": "place", "player": name, "tile": code, "screenplay": play.id,
+                                    "space": space})
         choices.append({"type": "discard", "player": name, "tile": code})
     return tuple(choices)
 
@@ -774,7 +779,8 @@ def _screenplay_view(play: Screenplay) -> dict:
 
 
 def view(state: State, viewer: str | None = PUBLIC) -> dict:
-    """What ``viewer`` sees: everything but the other players' tokens while screens stand."""
+    """What ``viewer`` sees: everything but the other players' tokens while screens stand. A
+    player's ``points`` leave out the tokens the viewer may not see (films and trophies only)."""
     players = []
     for i, name in enumerate(state.players):
         shown = tokens_shown(state, viewer) or viewer == name
@@ -811,7 +817,8 @@ def status(state: State) -> str:
         return f"{where}: turn up tile {len(state.offer) + 1} of {state.tiles_due()}"
     if state.phase == "auction":
         auction = state.auction
-        high = "no bid yet" if auction.high_bid is None else f"high {auction.high_bid} by {state.players[auction.high_bidder]}"
+        high = ("no bid yet" if auction.high_bid is None
+                else f"high {auction.high_bid} by {state.players[auction.high_bidder]}")
         return f"{where}: {state.players[auction.turn]} to bid ({high})"
     if state.phase == "pick":
         return f"{where}: {state.players[state.pick_order[0]]} picks a tile"

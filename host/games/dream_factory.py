@@ -22,7 +22,8 @@ from rules.dream_factory import (NAME, STAR_SPACE, is_over, marker_words, rankin
 GAME = NAME
 DEFAULT_PLAYERS = ["Ann", "Ben", "Cy"]
 SPACE_LETTERS = {"director": "d", "actor": "a", "camera": "c", "music": "m", "effects": "x", "blank": "."}
-TILE_LETTERS = {"director": "D", "actor": "A", "camera": "C", "music": "M", "effects": "X", "contract": "K", "star": "S"}
+TILE_LETTERS = {"director": "D", "actor": "A", "camera": "C", "music": "M", "effects": "X", "contract": "K",
+                "star": "S"}
 
 
 def tile_short(code: str) -> str:
@@ -55,8 +56,9 @@ class Table(GameTable):
     # -- screens ---------------------------------------------------------------------------------
     def home(self) -> None:
         state = self.state
-        screen = {"auction": self.auction_screen, "pick": self.party_screen,
-                  "place": self.screenplay_screen, "over": self.ranking_screen}.get(state.phase, self.scoreboard_screen)()
+        screens = {"auction": self.auction_screen, "pick": self.party_screen,
+                   "place": self.screenplay_screen, "over": self.ranking_screen}
+        screen = screens.get(state.phase, self.scoreboard_screen)()
         self.loop.show(screen)
         self.loop.status(READ_OK if is_over(state) else (ATTENTION if state.phase != "reveal" else WAITING))
 

@@ -7,7 +7,7 @@ import pytest
 
 from rules import get_game
 from rules.core import PUBLIC, RuleError, Session
-from rules.dream_factory import (GAME, Auction, Screenplay, Trophy, actors_and_stars, all_markers, best_director,
+from rules.dream_factory import (GAME, Screenplay, Trophy, actors_and_stars, all_markers, best_director,
                                  party_order, pay_out, place_tile, points, take_marker, winners)
 
 FOUR = ["Adrian", "Bea", "Cal", "Dot"]
@@ -400,7 +400,8 @@ def test_bids_the_middle_and_the_popcorn_are_public():
 def test_a_finished_game_shows_everyone_points_and_winners_in_the_dice_games_shape():
     state = replace(new(["Ann", "Ben", "Cy"]), tokens=(3, 9, 8), phase="over")
     out = GAME.to_json(state)
-    assert [(p["name"], p["points"], p["tokens"]) for p in out["players"]] == [("Ann", 3, 3), ("Ben", 9, 9), ("Cy", 8, 8)]
+    shown = [(p["name"], p["points"], p["tokens"]) for p in out["players"]]
+    assert shown == [("Ann", 3, 3), ("Ben", 9, 9), ("Cy", 8, 8)]
     assert out["winners"] == ["Ben"]
 
 
@@ -453,6 +454,8 @@ def test_the_screenplays_are_data_that_can_be_replaced():
     plays["Q1"] = {"genre": "drama", "spaces": ["director", "blank"], "studio": None}
     state = new(screenplays=plays)
     assert state.pile == ("Q1",) and state.screenplay("1a").spaces == ("director", "actor")
+    with pytest.raises(RuleError, match="one director"):
+        new(screenplays={**plays, "Q1": {"genre": "drama", "spaces": ["director", "director"], "studio": None}})
     del plays["5c"]
     with pytest.raises(RuleError, match="studio 5 needs exactly three"):
         new(screenplays=plays)
