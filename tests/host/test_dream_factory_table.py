@@ -127,3 +127,38 @@ def test_the_demo_plays_a_whole_game_and_replay_json_gives_points_and_winners(tm
     state = json.loads(replayed.stdout)["state"]
     assert all(isinstance(p["name"], str) and isinstance(p["points"], int) for p in state["players"])
     assert state["winners"] and set(state["winners"]) <= {p["name"] for p in state["players"]}
+
+
+def test_the_screens_follow_the_round_auction_screenplay_card_and_words(tmp_path):
+    game = get_game("dream-factory")
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(game, {"players": THREE})
+        screen = RecordingPresenter()
+        loop = TableLoop(table, presenters=[screen])
+        loop.start()
+        assert screen.screens[-1].title == "Round 1: Legendary Director"
+        for event in ({"type": "reveal", "tile": "director5"}, {"type": "bid", "player": "Ann", "amount": 3}):
+            loop.play(event)
+            loop.show_home()
+        auction = screen.screens[-1]
+        assert auction.title == "Auction: Legendary Director" and "high bid 3 by Ann" in auction.text()
+        assert "director (5*)" in auction.text() and "to bid: Ben" in auction.text()
+        for event in ({"type": "pass", "player": "Ben"}, {"type": "pass", "player": "Cy"}):
+            loop.play(event)
+        loop.show_home()
+        card = screen.screens[-1]
+        assert card.title == "Ann places" and "1a " in card.text() and "in hand: director (5*)" in card.text()
+        words = loop.plays.label({"type": "place", "player": "Ann", "tile": "director5", "screenplay": "1a",
+                                  "space": 0})
+        assert words == "director (5*) on 1a space 1"
+        assert loop.plays.bar() == 1
+
+
+def test_two_players_see_the_tokens_on_the_scoreboard(tmp_path):
+    game = get_game("dream-factory")
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(game, {"players": ["Ann", "Ben"]})
+        screen = RecordingPresenter()
+        TableLoop(table, presenters=[screen]).start()
+        board = screen.screens[-1]
+        assert board.kind == "scoreboard" and [row[2] for row in board.table[1:]] == ["12", "12"]
