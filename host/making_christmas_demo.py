@@ -15,6 +15,7 @@ from pathlib import Path
 
 from host.demo_table import SimClock, demo_presenters
 from host.games import turn_knob_to
+from host.games.making_christmas import path_to
 from host.loop import TableLoop
 from host.session_store import SessionStore
 from rules import get_game
@@ -64,10 +65,10 @@ def choose(loop, rng: random.Random) -> dict:
 
 
 def press(loop, event: dict) -> None:
-    """Push the knob, turn it to ``event`` and push again."""
+    """Push the knob, then turn it to each step to ``event`` (a swap: its kind, its first space) and push."""
     loop.handle("push")
-    values = [item.value for item in loop.menu.items]
-    turn_knob_to(loop, values.index(event))
+    for value in path_to(event):
+        turn_knob_to(loop, [item.value for item in loop.menu.items].index(value))
 
 
 def play(*, seed: int, out: Path, size: tuple[int, int], quiet: bool, options: dict | None = None):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from host.games import GameTable
+from host.menus import BACK, Menu, MenuItem
 from host.presenters import READ_OK, WAITING, Screen
+from rules.core import PUBLIC
 from rules.making_christmas import ANY_GOALS, ARROWS, TOYS, UNKNOWN, space_name
 
 GAME = "making-christmas"
@@ -92,6 +94,57 @@ def label_of(event: Mapping[str, Any]) -> str:
     return str(kind)
 
 
+GROUPED = ("swap", "swap_hand", "replace")   # many of these: chosen in two or three pushes
+GROUP_WORDS = {"swap": "Swap two workbench parts", "swap_hand": "Swap a part with your hand",
+               "replace": "Replace a part from the deck"}
+
+
+def group_of(event: Mapping[str, Any], depth: int) -> tuple | None:
+    """The menu group ``event`` sits in at ``depth`` (0: the top menu), None when it is an item there.
+    A swap: kind, then its first space; a swap with the hand: kind, then the hand card."""
+    kind = event["type"]
+    if kind not in GROUPED:
+        return None
+    path = [("group", kind)]
+    if kind == "swap":
+        path.append(("group", kind, event["spaces"][0]))
+    elif kind == "swap_hand":
+        path.append(("group", kind, event["card"]))
+    return path[depth] if depth < len(path) else None
+
+
+def group_words(group: tuple) -> str:
+    kind = group[1]
+    if len(group) == 2:
+        return GROUP_WORDS[kind]
+    if kind == "swap":
+        return f"Swap {space_name(group[2])} with ..."
+    return f"Hand card {group[2] + 1} with ..."
+
+
+def menu_values(events, inside: tuple | None = None) -> list:
+    """The items of the menu ``inside`` a group (None: the top menu): events and groups, in
+    the order of ``events``, each group once."""
+    depth = 0 if inside is None else len(inside) - 1
+    values: list = []
+    for event in events:
+        if inside is not None and group_of(event, depth - 1) != inside:
+            continue
+        value = group_of(event, depth) or dict(event)
+        if value not in values:
+            values.append(value)
+    return values
+
+
+def path_to(event: Mapping[str, Any]) -> list:
+    """The menu values a player pushes, from the top menu, to play ``event``."""
+    path, depth = [], 0
+    while (group := group_of(event, depth)) is not None:
+        path.append(group)
+        depth += 1
+    return path + [dict(event)]
+
+
 class Table(GameTable):
     """Making Christmas at the box."""
 
@@ -106,6 +159,26 @@ class Table(GameTable):
 
     def label(self, event: Mapping[str, Any]) -> str:
         return label_of(event)
+
+    def public_events(self) -> list:
+        """The legal events the shared knob may offer (never a secret one)."""
+        return [e for e in self.game.legal_events(self.state) if self.game.event_view(e, PUBLIC) == e]
+
+    def item(self, value) -> MenuItem:
+        return MenuItem(group_words(value) if isinstance(value, tuple) else self.label(value), value)
+
+    def choices_menu(self) -> Menu:
+        """The swaps grouped (a workbench of nine has 36 swaps): the kind of swap, then a space."""
+        items = tuple(self.item(v) for v in menu_values(self.public_events()))
+        items += (MenuItem("Undo the last event", "undo"), MenuItem("Back", BACK))
+        return Menu("choices", self.public_status() or self.game.title, items)
+
+    def choose(self, menu: Menu, value: Any) -> None:
+        if isinstance(value, tuple) and value[:1] == ("group",):
+            items = tuple(self.item(v) for v in menu_values(self.public_events(), value))
+            self.loop.open_menu(Menu("choices", group_words(value), items + (MenuItem("Back", BACK),)))
+            return
+        super().choose(menu, value)
 
     def home(self) -> None:
         view, loop = self.public_view(), self.loop

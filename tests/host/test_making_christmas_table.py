@@ -11,6 +11,7 @@ from argparse import Namespace
 from pathlib import Path
 
 from host.games import making_christmas as table_module
+from host.games.making_christmas import path_to
 from host.games import turn_knob_to
 from host.loop import TableLoop
 from host.making_christmas_demo import drawn_part
@@ -27,7 +28,7 @@ GAME = get_game("making-christmas")
 def table_choice(loop, rng: random.Random) -> dict:
     """The players' choice at the shared knob, never a swap with a hand (so that the hands
     never reach the workbench and every public screen must be the same whatever they hold)."""
-    events = [item.value for item in loop.menu.items if isinstance(item.value, dict)]
+    events = loop.plays.public_events()
     kinds = {e["type"] for e in events}
     if kinds & {"goal", "lay"}:
         return rng.choice(events)
@@ -60,7 +61,8 @@ def play_game(tmp_path: Path, hand_seed: int, table_seed: int = 7):
         loop.handle("push")
         assert all(item.value.get("type") != "hold" for item in loop.menu.items if isinstance(item.value, dict))
         event = table_choice(loop, table_rng)
-        turn_knob_to(loop, [item.value for item in loop.menu.items].index(event))
+        for value in path_to(event):
+            turn_knob_to(loop, [item.value for item in loop.menu.items].index(value))
     return table, panel, loop, store
 
 
@@ -101,6 +103,30 @@ def test_the_screens_words_and_bar(tmp_path):
         "Nesting Doll a2-a3 for goal 3"
     assert label({"type": "goal", "slot": 0, "goal": "zombie-duck-arrows"}) == "Goal 1 is Zombie Duck (+ a swap)"
     assert label({"type": "end_turn", "exchange": [0, 1]}) == "End the turn, exchange hand cards 1 and 2"
+    store.close()
+
+
+def test_the_swaps_are_chosen_in_steps(tmp_path):
+    store = SessionStore(tmp_path / "s.db")
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    loop = TableLoop(table, presenters=[RecordingPresenter()])
+    loop.start()
+    for slot in range(3):
+        loop.play({"type": "goal", "slot": slot, "goal": "vampire-teddy"})
+    for space in range(9):
+        loop.play({"type": "lay", "space": space, "part": "doll-top"})
+    loop.handle("push")
+    labels = [item.label for item in loop.menu.items]
+    assert labels == ["Swap two workbench parts", "Swap a part with your hand", "Replace a part from the deck",
+                      "Undo the last event", "Back"]
+    turn_knob_to(loop, 0)
+    assert [item.label for item in loop.menu.items][:2] == ["Swap a1 with ...", "Swap b1 with ..."]
+    turn_knob_to(loop, 1)
+    assert [item.label for item in loop.menu.items][:2] == ["Swap b1 and c1", "Swap b1 and a2"]
+    turn_knob_to(loop, 1)
+    assert table.session.events[-1] == {"type": "swap", "spaces": [1, 3]}
+    assert path_to({"type": "swap_hand", "card": 1, "space": 4}) == [
+        ("group", "swap_hand"), ("group", "swap_hand", 1), {"type": "swap_hand", "card": 1, "space": 4}]
     store.close()
 
 
