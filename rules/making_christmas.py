@@ -280,7 +280,7 @@ def _swap(state: State, event: Mapping[str, Any]) -> State:
         raise RuleError("a swap takes two different spaces")
     bench = list(state.bench)
     bench[a], bench[b] = bench[b], bench[a]
-    return _swapped(state, replace(state, bench=tuple(bench)))
+    return _swapped(replace(state, bench=tuple(bench)))
 
 
 def _swap_hand(state: State, event: Mapping[str, Any]) -> State:
@@ -292,7 +292,7 @@ def _swap_hand(state: State, event: Mapping[str, Any]) -> State:
         raise RuleError(f"{state.current_player} has no hand card {card!r} (0-{len(hand) - 1})")
     taken, given = state.bench[space], hand[card]
     state = _with_hand(state, state.player, _put(hand, card, taken))
-    return _swapped(state, replace(state, bench=_put(state.bench, space, given)))
+    return _swapped(replace(state, bench=_put(state.bench, space, given)))
 
 
 def _replace(state: State, event: Mapping[str, Any]) -> State:
@@ -302,12 +302,12 @@ def _replace(state: State, event: Mapping[str, Any]) -> State:
     _swap_allowed(state, bonus_ok=False)
     space = _occupied(state, event.get("space"))
     deck, discard = _draw(state.deck, state.discard + 1, 1)
-    return _swapped(state, replace(state, bench=_put(state.bench, space, UNKNOWN), deck=deck, discard=discard))
+    return _swapped(replace(state, bench=_put(state.bench, space, UNKNOWN), deck=deck, discard=discard))
 
 
-def _swapped(before: State, after: State) -> State:
+def _swapped(state: State) -> State:
     """The turn's swap is done (or the extra swap is used up)."""
-    return replace(after, step="goals", bonus_swap=False)
+    return replace(state, step="goals", bonus_swap=False)
 
 
 # -- step 2: goals [On Your Turn 2] --------------------------------------------------------------------

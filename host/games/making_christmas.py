@@ -15,7 +15,7 @@ from host.games import GameTable
 from host.menus import BACK, Menu, MenuItem
 from host.presenters import READ_OK, WAITING, Screen
 from rules.core import PUBLIC
-from rules.making_christmas import ANY_GOALS, ARROWS, TOYS, UNKNOWN, space_name
+from rules.making_christmas import ARROWS, TOYS, UNKNOWN, space_name
 
 GAME = "making-christmas"
 DEMO = "host.making_christmas_demo"

@@ -18,7 +18,6 @@ from host.making_christmas_demo import drawn_part
 from host.presenters import RecordingPresenter
 from host.session_store import SessionStore
 from rules import get_game
-from rules.core import PUBLIC
 from rules.making_christmas import UNKNOWN, complete_events
 
 ROOT = Path(__file__).resolve().parents[2]
