@@ -16,25 +16,15 @@ events whole, for the box's owner: such a file can be replayed, and gives the se
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sys
 import time
 from pathlib import Path
 
 from host.cli import UsageError
+from host.history import known_game, seen_by, to_csv, to_jsonl, whole
 from host.paths import data_dir
-from host.session_store import BOOKKEEPING, NOTE, UNDO, SessionStore, StoreError, effective_events
-from rules import get_game
-from rules.core import PUBLIC, SCHEMA_VERSION, Game
-
-
-def known_game(name: str) -> Game | None:
-    try:
-        return get_game(name)
-    except LookupError:
-        return None
+from host.session_store import SessionStore, StoreError
+from rules.core import PUBLIC
 
 NAME = "export"
 HELP = "write a stored game's history as JSON Lines or CSV"
@@ -69,71 +59,6 @@ def format_list(store: SessionStore) -> str:
         state = "closed" if info.closed else "open"
         out.append(f"{info.id}  {info.game}  {', '.join(info.players)}  {when}  {info.entries} entries  {state}")
     return "\n".join(out)
-
-
-def seen_by(game: Game | None, viewer: str | None):
-    """What ``viewer`` may see of an event (None: the public; a game not known here: all of it
-    is withheld but its kind, as a secret might be anywhere in it)."""
-    def view(event: dict) -> dict | None:
-        if game is None:
-            return {"type": event.get("type")}
-        return game.event_view(event, viewer)
-    return view
-
-
-def whole(event: dict) -> dict:
-    return event
-
-
-def to_jsonl(header: dict, entries, show=whole) -> str:
-    lines = [{"schema": SCHEMA_VERSION, "game": header["game"], "setup": header["setup"]}]
-    lines += [seen for seen in map(show, effective_events(entries)) if seen is not None]
-    return "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines)
-
-
-def _player_of(body: dict) -> str:
-    for key in ("player", "by", "to"):
-        if isinstance(body.get(key), (str, int)):
-            return str(body[key])
-    return ""
-
-
-def is_bookkeeping(entry) -> bool:
-    return entry.kind == NOTE and entry.body.get("type") in BOOKKEEPING
-
-
-def shown_body(entry, show) -> dict | None:
-    """A journal entry's body as ``show`` lets it be seen (the events in it, and in a refused
-    roll's or an undo's note, through the game's view)."""
-    body = dict(entry.body)
-    if entry.kind == "event":
-        return show(body)
-    for key in ("event", "undoes"):
-        if isinstance(body.get(key), dict):
-            body[key] = show(body[key])
-    return body
-
-
-def to_csv(entries, bookkeeping: bool = False, show=whole) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["seq", "time", "kind", "type", "player", "details"])
-    for entry in entries:
-        if is_bookkeeping(entry) and not bookkeeping:
-            continue
-        body = shown_body(entry, show)
-        if body is None:
-            continue
-        if entry.kind == UNDO:
-            kind_type = (body.get("undoes") or {}).get("type", "")
-        else:
-            kind_type = body.get("type", "")
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(entry.at)) + f".{int(entry.at * 1000) % 1000:03d}"
-        details = {k: v for k, v in body.items() if k != "type"}
-        writer.writerow([entry.seq, stamp, entry.kind, kind_type,
-                         _player_of(body if entry.kind != UNDO else body.get("undoes") or {}),
-                         json.dumps(details, sort_keys=True)])
-    return buffer.getvalue()
 
 
 def run(args) -> int:

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from host import cli
-from host.commands.export import to_csv, to_jsonl
+from host.history import to_csv, to_jsonl
 from host.session_store import SessionStore, StoreError, effective_events
 from rules import get_game
 from rules.core import RuleError, load_replay
