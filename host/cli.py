@@ -14,6 +14,7 @@ from host import commands
 from host.errors import UsageError  # (defined there so library modules can raise it too)
 from host.games import GameModuleError
 from host.paths import DataDirError
+from host.session_store import StoreError
 
 
 def command_modules() -> list:
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         sub_parser.print_usage(sys.stderr)
         print(f"dicewatch {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except DataDirError as exc:
+    except (DataDirError, StoreError) as exc:
         print(f"dicewatch {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -24,6 +24,7 @@ journal again (:func:`effective_events`), exactly like a replay file.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -104,14 +105,37 @@ def new_session_id(players: Iterable[str], now: float | None = None) -> str:
     return f"{stamp}-{names}" if names else stamp
 
 
+OUR_TABLES = {"sessions", "journal"}
+
+
+def guarded(method):
+    """SQLite's own errors (a damaged page, a full disk) as a StoreError that names the file."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the sessions database cannot be read or written ({exc}); it may be "
+                             "damaged: keep a copy, then export what still reads with dicewatch export") from None
+    return call
+
+
 class SessionStore:
-    """The sessions database. One connection, used from one thread (the table loop)."""
+    """The sessions database. One connection, used from one thread (the table loop).
+
+    It never writes into a file that is not its own: an SQLite file holding other tables
+    is refused, not given ours."""
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(str(self.path), isolation_level=None)
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and not OUR_TABLES <= tables:
+                self._db.close()
+                raise StoreError(f"{self.path}: an SQLite database of something else (tables: "
+                                 f"{', '.join(sorted(tables))}); dicewatch keeps its sessions in a file of its own")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -129,6 +153,7 @@ class SessionStore:
         self.close()
 
     # -- sessions ---------------------------------------------------------------------------
+    @guarded
     def create(self, game: Game, setup: Mapping[str, Any], session_id: str | None = None) -> "StoredSession":
         """Start a new session (the setup is checked by the rules first)."""
         session = Session(game, setup)  # raises RuleError for a bad setup
@@ -144,6 +169,7 @@ class SessionStore:
                              (sid, game.name, json.dumps(session.setup_options, sort_keys=True), time.time()))
         return StoredSession(self, sid, session, [])
 
+    @guarded
     def open(self, session_id: str, games: Callable[[str], Game]) -> "StoredSession":
         """Reopen a session and replay its journal through the rules."""
         row = self._db.execute("SELECT game, setup FROM sessions WHERE id=?", (session_id,)).fetchone()
@@ -157,7 +183,10 @@ class SessionStore:
             raise StoreError(f"session {session_id!r} is a game of {name!r}, which this dicewatch "
                              f"does not know ({exc})") from None
         entries = self.entries(session_id)
-        session = Session(game, json.loads(setup))
+        try:
+            session = Session(game, self._setup(session_id, setup))
+        except RuleError as exc:
+            raise StoreError(f"session {session_id!r}: its setup is refused by the rules ({exc})") from None
         for entry in entries:
             try:
                 if entry.kind == EVENT:
@@ -170,6 +199,7 @@ class SessionStore:
                                  "it was recorded. Export it and start a new session.") from None
         return StoredSession(self, session_id, session, entries)
 
+    @guarded
     def latest(self, game: str | None = None, open_only: bool = True) -> str | None:
         """Id of the most recent session (of ``game``; not closed) or None."""
         for info in self.list():
@@ -177,6 +207,7 @@ class SessionStore:
                 return info.id
         return None
 
+    @guarded
     def list(self) -> list[SessionInfo]:
         """All sessions, newest first."""
         rows = self._db.execute(
@@ -185,26 +216,55 @@ class SessionStore:
         ).fetchall()
         out = []
         for sid, game, setup, created, closed, count in rows:
-            players = json.loads(setup).get("players", [])
+            try:
+                players = self._setup(sid, setup).get("players", [])
+            except StoreError:
+                players = ["(setup unreadable)"]
             out.append(SessionInfo(sid, game, tuple(str(p) for p in players) if isinstance(players, list) else (),
                                    created, closed, count))
         return out
 
+    @guarded
     def header(self, session_id: str) -> dict[str, Any]:
         row = self._db.execute("SELECT game, setup FROM sessions WHERE id=?", (session_id,)).fetchone()
         if row is None:
             raise StoreError(f"no session {session_id!r} in {self.path}")
-        return {"game": row[0], "setup": json.loads(row[1])}
+        return {"game": row[0], "setup": self._setup(session_id, row[1])}
 
+    @guarded
     def entries(self, session_id: str) -> list[Entry]:
         rows = self._db.execute("SELECT seq, kind, body, at FROM journal WHERE session_id=? ORDER BY seq",
                                 (session_id,)).fetchall()
-        return [Entry(seq, kind, json.loads(body), at) for seq, kind, body, at in rows]
+        return [Entry(seq, kind, self._body(session_id, seq, body), at) for seq, kind, body, at in rows]
+
+    def _setup(self, session_id: str, text: Any) -> dict[str, Any]:
+        """A session's stored setup, which must be a JSON object."""
+        try:
+            setup = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"{self.path}: session {session_id!r}: its setup is not valid JSON ({exc})") from None
+        if not isinstance(setup, dict):
+            raise StoreError(f"{self.path}: session {session_id!r}: its setup is a JSON {type(setup).__name__}, "
+                             "expected an object")
+        return setup
+
+    def _body(self, session_id: str, seq: int, text: Any) -> dict[str, Any]:
+        """A journal row's body, which must be a JSON object (StoreError says which row is not)."""
+        try:
+            body = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"{self.path}: session {session_id!r}, journal entry {seq}: not valid JSON ({exc}); "
+                             "expected a JSON object") from None
+        if not isinstance(body, dict):
+            raise StoreError(f"{self.path}: session {session_id!r}, journal entry {seq}: a JSON "
+                             f"{type(body).__name__}, expected a JSON object")
+        return body
 
     # -- writing (each call is one durable transaction) -------------------------------------
     def append(self, session_id: str, seq: int, kind: str, body: Mapping[str, Any]) -> Entry:
         return self.append_all(session_id, seq, [(kind, body)])[0]
 
+    @guarded
     def append_all(self, session_id: str, seq: int, steps: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Entry]:
         """Write journal entries ``seq``, ``seq + 1``, ... in one transaction: all of them reach
         the disk, or none (a power cut between a roll and what the box knows of it cannot
@@ -219,6 +279,7 @@ class SessionStore:
                                   for e in entries])
         return entries
 
+    @guarded
     def discard(self, session_id: str) -> bool:
         """Delete a session that has nothing in its journal (a start-up that failed); True if deleted."""
         with self._db:
@@ -227,6 +288,7 @@ class SessionStore:
                 return False
             return self._db.execute("DELETE FROM sessions WHERE id=?", (session_id,)).rowcount > 0
 
+    @guarded
     def mark_closed(self, session_id: str, closed: bool = True) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")

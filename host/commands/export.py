@@ -30,6 +30,12 @@ NAME = "export"
 HELP = "write a stored game's history as JSON Lines or CSV"
 
 
+def same_files(database: Path) -> set[Path]:
+    """The sessions database and the files SQLite keeps beside it (WAL, shared memory)."""
+    base = database.resolve()
+    return {base, base.with_name(base.name + "-wal"), base.with_name(base.name + "-shm")}
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("session", nargs="?", metavar="SESSION",
                         help='session id (see --list) or "latest"')
@@ -63,6 +69,12 @@ def format_list(store: SessionStore) -> str:
 
 def run(args) -> int:
     path = sessions_db(args.sessions)
+    if args.sessions is not None and not path.is_file():
+        print(f"dicewatch export: --sessions {args.sessions}: no such file (expected a sessions database, "
+              f"such as {sessions_db()})", file=sys.stderr)
+        return 1
+    if args.output and Path(args.output).resolve() in same_files(path):
+        raise UsageError(f"-o {args.output} is the sessions database being read; write the export elsewhere")
     if args.list:
         if not path.exists():
             print(f"no sessions yet in {path}")
