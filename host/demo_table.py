@@ -88,8 +88,13 @@ def misread_corrections(faces: list[str], truth: list[str]) -> list[tuple[int, s
     return out
 
 
+#: Presenters every demo's loop also gets (``dicewatch demo --web``: the phone page); empty otherwise.
+EXTRA_PRESENTERS: list = []
+
+
 def demo_presenters(out: Path, size: tuple[int, int], clock, quiet: bool):
-    """The demo's outputs: e-ink screens as PNGs, a recorder of what was shown, the terminal.
+    """The demo's outputs: e-ink screens as PNGs, a recorder of what was shown, the terminal
+    (and :data:`EXTRA_PRESENTERS`).
 
     Returns ``(panel, eink, recorder, presenters)``.
     """
@@ -99,6 +104,7 @@ def demo_presenters(out: Path, size: tuple[int, int], clock, quiet: bool):
     presenters = [eink, recorder]
     if not quiet:
         presenters.append(TerminalPresenter(screens=False, prefix="    "))
+    presenters += EXTRA_PRESENTERS
     return panel, eink, recorder, presenters
 
 

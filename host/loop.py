@@ -24,6 +24,7 @@ and the loop retries with a doubling back-off up to ``retry_max`` seconds.
 """
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
@@ -108,6 +109,9 @@ class TableLoop:
         self._restore_answers()
         self._answers_kept = self._answers()
         self._restore_places()
+        for presenter in self.presenters:  # a presenter that reads the game itself (the phone page)
+            if hasattr(presenter, "attach"):
+                presenter.attach(self)
 
     # -- shortcuts ---------------------------------------------------------------------------
     @property
@@ -327,6 +331,9 @@ class TableLoop:
             self.error("Not allowed", str(exc))
 
     def _act(self, command: str) -> None:
+        if command.startswith("choose:"):
+            self._choose_event(command[len("choose:"):])
+            return
         if command.startswith("face:"):
             self._direct_face(command)
             return
@@ -535,6 +542,24 @@ class TableLoop:
         if self.game.is_over(self.state):
             self.table.close()
         self.show_home()
+
+    def _choose_event(self, text: str) -> None:
+        """``choose:{JSON event}`` (any thread may post it, e.g. from a phone): one of the game's
+        legal events now, played in the loop's thread; a secret one as :meth:`choose_privately`,
+        a public one as the knob's menu plays it. RuleError when it is not open now."""
+        try:
+            event = json.loads(text)
+        except ValueError:
+            raise RuleError("expected choose:{a JSON event}") from None
+        if not isinstance(event, dict):
+            raise RuleError("expected choose:{a JSON event}")
+        if self.game.event_view(event, None) != event:
+            self.choose_privately(event)
+            return
+        if event not in [dict(e) for e in self.game.legal_events(self.state)]:
+            raise RuleError(f"that {event.get('type', 'choice')} is not open now")
+        self.close_menu()
+        self.plays.play_chosen(event)
 
     def play(self, event: Mapping[str, Any]) -> None:
         """Store ``event`` durably (RuleError leaves everything unchanged)."""

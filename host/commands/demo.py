@@ -23,6 +23,7 @@ from pathlib import Path
 
 from host import games
 from host.cli import UsageError
+from host.config import MAX_PANEL
 
 NAME = "demo"
 HELP = "play a whole Jingle Bell Roll game on the synthetic camera (e-ink PNGs, LEDs printed)"
@@ -38,6 +39,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--size", default="250x122", metavar="WxH",
                         help="e-ink panel size: 250x122, 400x300 or 800x480 (default 250x122)")
     parser.add_argument("--quiet", action="store_true", help="print only the progress and the result")
+    parser.add_argument("--web", metavar="[HOST:]PORT",
+                        help="serve the phone page while the demo plays, and the finished game until Ctrl-C "
+                             "(PORT alone: this machine only, 127.0.0.1)")
+    parser.add_argument("--pace", type=float, metavar="SECONDS",
+                        help="with --web: seconds between stored events, so a person can watch (default 1; 0 for tests)")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -45,8 +51,8 @@ def parse_size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise UsageError(f"--size: expected WIDTHxHEIGHT such as 250x122, got {text!r}") from None
-    if w < 200 or h < 100:
-        raise UsageError(f"--size: the smallest panel is 200x100, got {text!r}")
+    if not (200 <= w <= MAX_PANEL[0] and 100 <= h <= MAX_PANEL[1]):
+        raise UsageError(f"--size: panels go from 200x100 to {MAX_PANEL[0]}x{MAX_PANEL[1]}, got {text!r}")
     return w, h
 
 
@@ -69,7 +75,67 @@ def run(args) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     size = parse_size(args.size)
+    web = web_address(args)
     out = prepare_out(args.out)
     if out is None:
         return 1
-    return games.demo_for(args.game)(args, size, out)
+    if web is None:
+        return games.demo_for(args.game)(args, size, out)
+    return with_web(args, size, out, web)
+
+
+def web_address(args) -> tuple[str, int] | None:
+    """--web as (host, port), or None; --pace checked (a usage error says what was expected)."""
+    pace = getattr(args, "pace", None)
+    if pace is not None and (pace < 0 or pace != pace or pace > 60):
+        raise UsageError(f"--pace: expected seconds from 0 to 60, got {pace}")
+    if not getattr(args, "web", None):
+        if pace is not None:
+            raise UsageError("--pace: only with --web [HOST:]PORT (the demo is paced for a person watching the page)")
+        return None
+    from host.web.server import parse_address
+    try:
+        return parse_address(args.web)
+    except ValueError as exc:
+        raise UsageError(f"--web: {exc}") from None
+
+
+def with_web(args, size, out: Path, address: tuple[str, int]) -> int:
+    """The demo with the phone page: served while it plays (at --pace), then the finished
+    game until Ctrl-C or SIGTERM."""
+    import signal
+    import threading
+
+    from host import demo_table
+    from host.web.server import start
+    from host.web.table import WebTable
+
+    web = WebTable(pace=1.0 if args.pace is None else args.pace)
+    try:
+        served = start(web, *address, out)
+    except OSError as exc:
+        print(f"dicewatch demo: {exc}", file=sys.stderr)
+        return 1
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+    demo_table.EXTRA_PRESENTERS.append(web)
+    try:
+        try:
+            code = games.demo_for(args.game)(args, size, out)
+        except KeyboardInterrupt:   # stopped while playing: the demo's loop has shut down
+            print("dicewatch demo: stopped", file=sys.stderr)
+            return 130
+        for sig in previous:
+            signal.signal(sig, lambda *_: stop.set())
+        print("dicewatch demo: serving the finished game on the phone page; Ctrl-C to stop", flush=True)
+        while not stop.wait(0.2):
+            pass
+        return code
+    finally:
+        demo_table.EXTRA_PRESENTERS.remove(web)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        served.stop()

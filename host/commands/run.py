@@ -62,6 +62,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--png-dir", metavar="DIR", help="where the png display writes (default: DATA/screens)")
     parser.add_argument("--no-gpio", action="store_true", help="no status light, bar, buzzer, buttons or knob")
     parser.add_argument("--quiet", action="store_true", help="do not print the screens on the terminal")
+    parser.add_argument("--web", metavar="[HOST:]PORT",
+                        help="serve the phone page (PORT alone: this machine only, 127.0.0.1; another address "
+                             "asks for the table PIN printed at start)")
     games.add_setup_arguments(parser, NAME)
 
 
@@ -178,6 +181,13 @@ def play(args) -> int:
         doc, config, config_path = settings(args)
     except ConfigError as exc:
         fail(str(exc))
+    web_address = None
+    if args.web:
+        from host.web.server import parse_address  # (the phone page: only with --web)
+        try:
+            web_address = parse_address(args.web)
+        except ValueError as exc:
+            raise UsageError(f"--web: {exc}") from None
     display = make_display(config)  # before the session: a display that cannot work starts no game
     store, table, new = open_table(args, doc, config_path)
 
@@ -211,6 +221,16 @@ def play(args) -> int:
                        if not game.option(k).setup}
     except ConfigError as exc:
         give_up(str(exc))
+    served = None
+    if web_address is not None:
+        from host.web.server import start as start_web
+        from host.web.table import WebTable
+        web = WebTable()
+        try:
+            served = start_web(web, *web_address, data_dir(), out=sys.stderr)
+        except OSError as exc:
+            give_up(str(exc))
+        presenters.append(web)
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir) if reader else None
     loop = TableLoop(table, presenters=presenters, watcher=watcher,
                      confidence=config.confidence, retry_max=config.camera_retry_max,
@@ -239,6 +259,8 @@ def play(args) -> int:
         loop.run(frame_interval=config.frame_interval)
     finally:
         loop.shutdown()
+        if served is not None:
+            served.stop()
         if devices is not None:
             devices.close()
         store.close()

@@ -1,0 +1,495 @@
+"""The phone page's Starlette app: server-rendered pages, a JSON API and server-sent events.
+
+Pages: ``/`` (the table, live), ``/controls`` (the buttons, the knob, the game's public
+choices, a die corrected), ``/history`` (with ``/history.jsonl`` and ``/history.csv``, the
+public files of host.history), ``/me/{token}`` (one player's own view and secret choices).
+API: ``GET /api/state`` (the public snapshot) and ``GET /api/events`` (text/event-stream).
+
+Security: on loopback nothing is asked; on any other address the table PIN is (a form sets
+a cookie), its tries are rate-limited per client. Every change is a POST that must come from
+this box's own page (Origin, else Referer, matches Host) and names the sequence number it was
+made on. Everything shown is escaped; nothing public is computed from anything but the
+game's public views.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import hmac
+import html
+import json
+import secrets
+import time
+import urllib.parse
+from typing import Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response, \
+    StreamingResponse
+from starlette.routing import Route
+
+from host.history import seen_by, shown_body, to_csv, to_jsonl
+from host.session_store import EVENT, UNDO
+from host.web.table import BUTTONS, Refused, WebTable, command_json
+
+COOKIE = "dicewatch_pass"
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]", "testserver"}
+BUTTON_WORDS = {"score": "Score", "undo": "Undo", "next": "Next", "push": "Knob: push",
+                "left": "Knob: turn left", "right": "Knob: turn right"}
+
+STYLE = """
+body{font:22px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#fff;color:#000;max-width:800px}
+nav a{display:inline-block;margin:0 12px 8px 0;font-weight:bold;color:#000}
+h1{font-size:30px;margin:8px 0} h2{font-size:24px;margin:16px 0 6px}
+table{border-collapse:collapse;width:100%} td,th{border:2px solid #000;padding:6px;text-align:left}
+button,input,select{font:inherit;min-height:48px;padding:6px 12px;margin:4px 4px 4px 0;border:3px solid #000;
+background:#fff;color:#000;border-radius:6px} button{font-weight:bold}
+.dice{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0}
+.dice li{border:3px solid #000;padding:6px 10px;min-width:60px;text-align:center}
+.face{font-size:32px;font-weight:bold;display:block}
+.said{border:3px solid #000;padding:8px;font-weight:bold} pre{white-space:pre-wrap;font-size:18px}
+.undone{text-decoration:line-through}
+"""
+
+LIVE_JS = """
+(function(){
+  if(!window.EventSource){return;}
+  var source=new EventSource('/api/events');
+  function refresh(){
+    fetch(location.pathname,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(t){
+      var doc=new DOMParser().parseFromString(t,'text/html');
+      var now=document.querySelector('main'), next=doc.querySelector('main');
+      if(now&&next){now.innerHTML=next.innerHTML;}
+    });
+  }
+  source.addEventListener('stored',refresh);
+  source.addEventListener('screen',refresh);
+})();
+"""
+
+
+def e(value) -> str:
+    """Escaped for HTML (a player called <script> is shown as text)."""
+    return html.escape(str(value), quote=True)
+
+
+class Guard:
+    """The PIN (cookie passes, rate-limited tries) and the same-origin check."""
+
+    def __init__(self, *, loopback: bool, pin: str | None, tries: int, window: float, clock: Callable[[], float]):
+        self.loopback, self.pin, self.tries, self.window, self.clock = loopback, pin, tries, window, clock
+        self.passes: set[str] = set()
+        self.failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
+
+    @property
+    def needs_pin(self) -> bool:
+        return not self.loopback and self.pin is not None
+
+    def let_in(self, request: Request) -> bool:
+        if not self.needs_pin:
+            return True
+        given = request.cookies.get(COOKIE, "")
+        return any(hmac.compare_digest(given.encode(), known.encode()) for known in list(self.passes))
+
+    def host_ok(self, request: Request) -> bool:
+        """On loopback, only a Host naming loopback (a page elsewhere cannot rebind a name to it)."""
+        if not self.loopback:
+            return True
+        host = request.headers.get("host", "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name in LOOPBACK_HOSTS
+
+    def blocked(self, client: str) -> bool:
+        recent = self.failures[client]
+        now = self.clock()
+        while recent and recent[0] < now - self.window:
+            recent.popleft()
+        return len(recent) >= self.tries
+
+    def failed(self, client: str) -> None:
+        self.failures[client].append(self.clock())
+
+    def new_pass(self) -> str:
+        token = secrets.token_urlsafe(24)
+        self.passes.add(token)
+        return token
+
+
+async def read_form(request: Request, limit: int = 8192) -> dict[str, str]:
+    """An urlencoded form (the pages' forms are small; no multipart): first value of each name."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return {}
+    fields = urllib.parse.parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return {name: values[0] for name, values in fields.items()}
+
+
+def same_origin(request: Request) -> bool:
+    host = request.headers.get("host")
+    if not host:
+        return False
+    expected = f"{request.url.scheme}://{host}"
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return origin == expected
+    referer = request.headers.get("referer")
+    if referer is not None:
+        return referer == expected or referer.startswith(expected + "/")
+    return False
+
+
+def page(title: str, body: str, *, status: int = 200, live: bool = True) -> HTMLResponse:
+    script = '<script src="/live.js"></script>' if live else ""
+    return HTMLResponse(
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f'<title>{e(title)}</title><link rel=stylesheet href="/style.css"></head><body>'
+        '<nav><a href="/">Table</a><a href="/controls">Controls</a><a href="/history">History</a></nav>'
+        f"<main>{body}</main>{script}</body></html>", status_code=status)
+
+
+def message_page(title: str, text: str, status: int) -> HTMLResponse:
+    return page(title, f"<h1>{e(title)}</h1><p class=said role=alert>{e(text)}</p>"
+                       '<p><a href="/">Back to the table</a></p>', status=status, live=False)
+
+
+def dice_html(seen) -> str:
+    if not seen.dice:
+        return "<p>No dice shown yet.</p>"
+    items = []
+    for number, die in enumerate(seen.dice, start=1):
+        marks = [word for flag, word in ((die.flagged, "check it"), (die.kept, "kept"), (die.locked, "locked"))
+                 if flag]
+        items.append(f"<li>die {number}<span class=face>{e(die.face)}</span>{round(die.confidence * 100)}% sure"
+                     + (f"<br><b>{e(', '.join(marks))}</b>" if marks else "") + "</li>")
+    return f'<ul class=dice aria-label="the dice">{"".join(items)}</ul>'
+
+
+def scoreboard_html(rows) -> str:
+    if not rows:
+        return ""
+    head = "".join(f"<th scope=col>{e(cell)}</th>" for cell in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:])
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def seq_field(seq: int) -> str:
+    return f'<input type=hidden name=seq value="{seq}">'
+
+
+def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_timeout: float = 5.0,
+             pin_tries: int = 5, pin_window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The phone page for ``web_table``. ``loopback``: the server listens on loopback only (no
+    PIN asked); otherwise ``pin`` is asked once per browser (``pin_tries`` wrong tries per
+    ``pin_window`` seconds per client, then 429)."""
+    guard = Guard(loopback=loopback, pin=pin, tries=pin_tries, window=pin_window, clock=clock)
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def check(request: Request, *, post: bool = False, api: bool = False) -> Response | None:
+        if not guard.host_ok(request):
+            return message_page("Refused", "this page answers only to its own address", 403)
+        if post and not same_origin(request):
+            return message_page("Refused", "this change was not sent from this box's own page: nothing was done",
+                                403)
+        if not guard.let_in(request):
+            if api:
+                return JSONResponse({"error": "the table PIN is needed: open the page and enter it"}, 401)
+            return RedirectResponse("/pin", 303)
+        if web_table.seen() is None:
+            return message_page("Not ready", "the box has not started the game yet; try again in a moment", 503)
+        return None
+
+    async def take(request: Request, command: str, seq: int, back: str) -> Response:
+        try:
+            await asyncio.to_thread(web_table.submit, seq, command, reply_timeout)
+        except Refused as exc:
+            return message_page("Nothing was done", str(exc), 409)
+        return RedirectResponse(back, 303)
+
+    async def form_seq(request: Request):
+        form = await read_form(request)
+        try:
+            return form, int(form.get("seq", ""))
+        except ValueError:
+            return form, None
+
+    async def table_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        seen = web_table.seen()
+        snap = seen.snapshot
+        game_rows = seen.scoreboard
+        screen = seen.screen.text() if seen.screen else ""
+        body = (f"<h1>{e(snap['title'])}</h1><p class=said>{e(snap['status'] or '')}"
+                + (" (the game is over)" if snap["over"] else "") + "</p>"
+                + scoreboard_html(game_rows) + "<h2>The dice</h2>" + dice_html(seen)
+                + f"<h2>The box's screen</h2><pre>{e(screen)}</pre>"
+                + ("" if seen.running else "<p><b>The box is not playing any more.</b></p>")
+                + f"<p>Move {seen.seq}</p>")
+        return page(snap["title"], body)
+
+    async def controls_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        seen = web_table.seen()
+        buttons = "".join(f'<button name=command value="{c}">{e(BUTTON_WORDS[c])}</button>' for c in BUTTONS)
+        choices = "".join(f'<button name=choice value="{i}">{e(label)}</button>'
+                          for i, (label, _) in enumerate(seen.choices))
+        body = (f"<h1>Controls</h1><p class=said>{e(seen.snapshot['status'] or '')}</p>"
+                f'<form method=post action="/controls">{seq_field(seen.seq)}{buttons}</form>')
+        if choices:
+            body += f'<h2>Choices</h2><form method=post action="/controls">{seq_field(seen.seq)}{choices}</form>'
+        if seen.faces:
+            count = max(len(seen.dice), 1)
+            dice = "".join(f'<option value="{n}">die {n}</option>' for n in range(1, count + 1))
+            faces = "".join(f'<option value="{e(f)}">{e(f)}</option>' for f in seen.faces)
+            body += ('<h2>Correct a die</h2><form method=post action="/controls">' + seq_field(seen.seq)
+                     + f'<label>Die <select name=die>{dice}</select></label> '
+                       f'<label>is <select name=face>{faces}</select></label> <button>Correct</button></form>')
+        body += f"<p>Move {seen.seq}</p>"
+        return page("Controls", body)
+
+    async def controls_post(request: Request) -> Response:
+        refused = check(request, post=True)
+        if refused:
+            return refused
+        form, seq = await form_seq(request)
+        if seq is None:
+            return message_page("Nothing was done", "the form did not say which move it was made on", 400)
+        seen = web_table.seen()
+        if "command" in form:
+            command = str(form["command"])
+            if command not in BUTTONS:
+                return message_page("Nothing was done", "that is not one of the buttons", 400)
+        elif "choice" in form:
+            try:
+                index = int(form["choice"])
+            except ValueError:
+                index = -1
+            if seq != seen.seq:
+                return message_page("Nothing was done", refuse_stale(seq, seen.seq), 409)
+            if not 0 <= index < len(seen.choices):
+                return message_page("Nothing was done", "that choice is not open now", 400)
+            command = command_json(seen.choices[index][1])
+        elif "die" in form and "face" in form:
+            face = str(form["face"])
+            try:
+                die = int(form["die"])
+            except ValueError:
+                die = 0
+            if die < 1 or face not in seen.faces:
+                return message_page("Nothing was done", "expected a die number and one of the dice's faces", 400)
+            command = f"face:{die}:{face}"
+        else:
+            return message_page("Nothing was done", "the form said nothing to do", 400)
+        return await take(request, command, seq, "/controls")
+
+    async def history_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        seen = web_table.seen()
+        show = seen_by(seen.game, None)
+        rows, stack = [], []
+        for entry in seen.entries:
+            if entry.kind == EVENT:
+                stack.append(len(rows))
+                rows.append([entry.seq, "", json.dumps(shown_body(entry, show), sort_keys=True)])
+            elif entry.kind == UNDO:
+                if stack:
+                    rows[stack.pop()][1] = "undone"
+                undone = (shown_body(entry, show) or {}).get("undoes") or {}
+                rows.append([entry.seq, "undo", f"took back: {undone.get('type', '?')}"])
+        items = "".join(f'<li{" class=undone" if mark == "undone" else ""}>#{n} '
+                        + (f"<b>({e(mark)})</b> " if mark else "") + f"{e(text)}</li>" for n, mark, text in rows)
+        body = ("<h1>History</h1><p>Download: <a href=\"/history.jsonl\">JSON Lines</a> · "
+                "<a href=\"/history.csv\">CSV</a></p>" + (f"<ol>{items}</ol>" if items else "<p>No events yet.</p>"))
+        return page("History", body)
+
+    async def history_file(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        seen = web_table.seen()
+        show = seen_by(seen.game, None)
+        if request.url.path.endswith(".csv"):
+            return Response(to_csv(seen.entries, show=show), media_type="text/csv",
+                            headers={"Content-Disposition": 'attachment; filename="history.csv"'})
+        return Response(to_jsonl(seen.header, seen.entries, show=show), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": 'attachment; filename="history.jsonl"'})
+
+    def player_for(request: Request) -> tuple[str | None, Response | None]:
+        client = client_of(request)
+        if guard.blocked(client):
+            return None, message_page("Too many tries", "too many wrong tries from here: wait a minute", 429)
+        player = web_table.player_of(request.path_params["token"])
+        if player is None:
+            guard.failed(client)
+            return None, message_page("Not found", "there is no such page", 404)
+        return player, None
+
+    async def me_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        player, refused = player_for(request)
+        if refused:
+            return refused
+        view, mine, seq = web_table.private(player)
+        token = request.path_params["token"]
+        buttons = "".join(f'<button name=choice value="{i}">{e(label)}</button>' for i, (label, _) in enumerate(mine))
+        body = (f"<h1>{e(player)}'s own view</h1><p>Only you should see this page: do not show or share "
+                f"its address.</p><pre>{e(json.dumps(view, indent=1, sort_keys=True, default=str))}</pre>")
+        if buttons:
+            body += (f'<h2>Your choices</h2><form method=post action="/me/{e(token)}">{seq_field(seq)}'
+                     f"{buttons}</form>")
+        return page(f"{player}'s view", body)
+
+    async def me_post(request: Request) -> Response:
+        refused = check(request, post=True)
+        if refused:
+            return refused
+        player, refused = player_for(request)
+        if refused:
+            return refused
+        form, seq = await form_seq(request)
+        _, mine, now = web_table.private(player)
+        if seq is None:
+            return message_page("Nothing was done", "the form did not say which move it was made on", 400)
+        if seq != now:
+            return message_page("Nothing was done", refuse_stale(seq, now), 409)
+        try:
+            index = int(form.get("choice", ""))
+        except ValueError:
+            index = -1
+        if not 0 <= index < len(mine):
+            return message_page("Nothing was done", "that choice is not open now", 400)
+        return await take(request, command_json(mine[index][1]), seq, f"/me/{request.path_params['token']}")
+
+    async def api_state(request: Request) -> Response:
+        refused = check(request, api=True)
+        if refused:
+            return refused
+        return JSONResponse(web_table.seen().snapshot)
+
+    async def api_events(request: Request) -> Response:
+        refused = check(request, api=True)
+        if refused:
+            return refused
+        aloop = asyncio.get_running_loop()
+        box: asyncio.Queue = asyncio.Queue()
+        web_table.subscribe(aloop, box)
+        seen = web_table.seen()
+        first = {"kind": "stored", "seq": seen.seq, "snapshot": seen.snapshot,
+                 "screen": seen.screen.text() if seen.screen else ""}
+
+        def sse(message: dict) -> str:
+            data = json.dumps({"seq": message["seq"], "snapshot": message["snapshot"], "screen": message["screen"]},
+                              sort_keys=True)
+            return f"id: {message['seq']}\nevent: {message['kind']}\ndata: {data}\n\n"
+
+        async def stream():
+            try:
+                yield "retry: 1000\n\n" + sse(first)
+                while not app.state.stopping:
+                    try:
+                        message = await asyncio.wait_for(box.get(), 1.0)
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+                        continue
+                    yield sse(message)
+            finally:
+                web_table.unsubscribe(aloop, box)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def pin_page(request: Request) -> Response:
+        if not guard.host_ok(request):
+            return message_page("Refused", "this page answers only to its own address", 403)
+        if guard.let_in(request):
+            return RedirectResponse("/", 303)
+        body = ('<h1>Table PIN</h1><p>Enter the PIN shown on the box.</p><form method=post action="/pin">'
+                '<label>PIN <input name=pin inputmode=numeric autocomplete=off maxlength=6 required></label> '
+                "<button>Enter</button></form>")
+        return page("Table PIN", body, live=False)
+
+    async def pin_post(request: Request) -> Response:
+        if not same_origin(request):
+            return message_page("Refused", "this form was not sent from this box's own page", 403)
+        client = client_of(request)
+        if guard.blocked(client):
+            return message_page("Too many tries", "too many wrong PINs from here: wait a minute and try again", 429)
+        form = await read_form(request)
+        given = str(form.get("pin", ""))
+        if guard.pin is None or not hmac.compare_digest(given.encode(), guard.pin.encode()):
+            guard.failed(client)
+            return message_page("Wrong PIN", "that is not the PIN shown on the box", 403)
+        response = RedirectResponse("/", 303)
+        response.set_cookie(COOKIE, guard.new_pass(), httponly=True, samesite="strict", max_age=12 * 3600)
+        return response
+
+    async def style(request: Request) -> Response:
+        return Response(STYLE, media_type="text/css")
+
+    async def live(request: Request) -> Response:
+        return Response(LIVE_JS, media_type="text/javascript")
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404:
+            return message_page("Not found", "there is no such page", 404)
+        return message_page("Not allowed", "that is not something this page does", exc.status_code)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return message_page("Something went wrong", "the page could not be made; the game goes on", 500)
+
+    routes = [
+        Route("/", table_page), Route("/controls", controls_page), Route("/controls", controls_post, methods=["POST"]),
+        Route("/history", history_page), Route("/history.jsonl", history_file), Route("/history.csv", history_file),
+        Route("/me/{token}", me_page), Route("/me/{token}", me_post, methods=["POST"]),
+        Route("/api/state", api_state), Route("/api/events", api_events),
+        Route("/pin", pin_page), Route("/pin", pin_post, methods=["POST"]),
+        Route("/style.css", style), Route("/live.js", live),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
+    app.state.stopping = False
+    app.state.guard = guard
+    return SecurityHeaders(app)
+
+
+def refuse_stale(made_on: int, now: int) -> str:
+    from host.web.table import stale
+    return stale(made_on, now)
+
+
+class SecurityHeaders:
+    """Adds the headers every answer carries: no framing, no sniffing, scripts only from here,
+    the Referer (which may hold a private link) never sent to another site."""
+
+    HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
+               (b"referrer-policy", b"same-origin"), (b"cache-control", b"no-store"),
+               (b"content-security-policy",
+                b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                b"frame-ancestors 'none'; form-action 'self'")]
+
+    def __init__(self, app: Starlette):
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send):
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + [
+                    (name, value) for name, value in self.HEADERS if name not in names]
+            await send(message)
+        await self.app(scope, receive, sending)

@@ -1,0 +1,281 @@
+"""The table as the phone page sees it: a presenter of the loop, read by the server thread.
+
+:class:`WebTable` is given to the loop like any presenter (host.presenters): the loop calls
+``attach(loop)`` once, then ``show``/``status``/``tick``/``close`` from its one thread. In
+those calls, and only there, it reads the loop's game (the stored session's in-memory
+journal, never SQLite) and keeps under a lock what the server thread may read:
+
+* ``seq``: a number that grows with each event stored or undone (every change is made "on"
+  one, and refused when the table has moved on since);
+* the public snapshot ``{"game", "status", "state", "seq"}`` (``state`` is the game's
+  ``view_of(state, None)``), the current screen, the last dice shown, the public choices;
+* the state itself (the game's states are immutable), from which each player's own view
+  is computed on demand.
+
+What the server asks the loop to do goes through :meth:`WebTable.submit`: queued, and taken
+in the loop's thread at its next ``tick``, where the sequence number is checked against the
+table as it is then, so that two phones (or a phone and the knob) never apply one choice twice.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import hmac
+import json
+import logging
+import queue
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from host.presenters import ERROR, SLEEP, DieView, Presenter, Screen, Status
+from host.session_store import EVENT, UNDO
+
+log = logging.getLogger(__name__)
+
+BUTTONS = ("score", "undo", "next", "push", "left", "right")
+
+
+class Refused(Exception):
+    """An action from the page that was not taken; the message says why (for the person)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the server thread reads of the table, all of one moment (immutable)."""
+
+    seq: int
+    snapshot: dict
+    screen: Screen | None
+    dice: tuple[DieView, ...]
+    choices: tuple[tuple[str, dict], ...]      # the public legal events: (label, event)
+    faces: tuple[str, ...]
+    entries: tuple                               # the journal (host.session_store.Entry), in order
+    header: dict
+    running: bool
+    scoreboard: tuple = ()
+    game: Any = None
+
+
+def names_player(event: dict, player: str) -> bool:
+    """Does ``event`` name ``player`` (as who does it, or to whom)?"""
+    return any(event.get(key) == player for key in ("player", "by", "to", "who", "seat"))
+
+
+class WebTable(Presenter):
+    """The phone page's view of the loop (see the module docstring).
+
+    :param pace: seconds to sleep in the loop's thread once each stored event has been shown
+        (the demo played at a pace a person can watch; 0: not at all).
+    :param announce: called once the loop is attached with ``{player: token}`` (the private
+        links are printed on the terminal, never shown on a page).
+    """
+
+    def __init__(self, *, pace: float = 0.0, sleep: Callable[[float], None] = time.sleep,
+                 announce: Callable[[dict[str, str]], None] | None = None):
+        self.pace, self.sleep, self.announce = pace, sleep, announce
+        self._lock = threading.Lock()
+        self.loop = None
+        self._seq = 0
+        self._counted: tuple[str, int] | None = None   # (session id, journal length) last counted
+        self._changes: tuple[str, int] | None = None    # (session id, events stored or undone)
+        self._paced = 0
+        self._seen: Seen | None = None
+        self._screen: Screen | None = None
+        self._state = None
+        self._game = None
+        self.tokens: dict[str, str] = {}                # token -> player
+        self._actions: "queue.Queue[tuple[int, str, concurrent.futures.Future]]" = queue.Queue()
+        self._subscribers: set = set()
+        self.running = False
+
+    # -- the loop's side (its one thread) ------------------------------------------------------
+    def attach(self, loop) -> None:
+        self.loop = loop
+        players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
+        self.tokens = {secrets.token_urlsafe(18): player for player in players}
+        self.running = True
+        self._refresh()
+        if self.announce is not None:
+            self.announce({player: token for token, player in self.tokens.items()})
+
+    def show(self, screen: Screen) -> None:
+        if screen.kind != SLEEP:
+            self._screen = screen
+            if self._taking is not None and screen.kind == ERROR:
+                self._taking.append(screen)
+        self._refresh(screen_changed=True)
+        if self.pace and self._seq != self._paced:   # the demo at a pace a person can watch
+            self._paced = self._seq
+            self.sleep(self.pace)
+
+    _taking: list | None = None   # the error screens shown while an action from the page is taken
+
+    def status(self, status: Status) -> None:
+        pass
+
+    def tick(self, now: float) -> None:
+        while True:
+            try:
+                seq, command, reply = self._actions.get_nowait()
+            except queue.Empty:
+                break
+            self._take(seq, command, reply)
+
+    def close(self) -> None:
+        self.running = False
+        self._refresh(screen_changed=True)
+        while True:   # nothing more will be taken
+            try:
+                _, _, reply = self._actions.get_nowait()
+            except queue.Empty:
+                break
+            reply.set_exception(Refused("the box is not playing any more: nothing was done"))
+
+    def _take(self, seq: int, command: str, reply: concurrent.futures.Future) -> None:
+        self._refresh()
+        if seq != self._seq:
+            reply.set_exception(Refused(stale(seq, self._seq)))
+            return
+        self._taking = []
+        try:
+            self.loop.handle(command)
+        except Exception as exc:  # noqa: BLE001 - a page's action must not stop the game
+            log.exception("an action from the phone page failed")
+            reply.set_exception(Refused(f"that did not work ({type(exc).__name__})"))
+            return
+        finally:
+            shown, self._taking = self._taking, None
+        if shown:
+            said = " ".join((shown[-1].title,) + tuple(shown[-1].lines))
+            reply.set_exception(Refused(f"the box said: {said}"))
+        else:
+            reply.set_result(self._seq)
+
+    def _refresh(self, screen_changed: bool = False) -> None:
+        """Take what the page needs from the loop (in its thread); tell the event streams."""
+        loop = self.loop
+        if loop is None:
+            return
+        table = loop.table
+        key = (table.id, len(table.entries))
+        moved = False
+        if key != self._counted:
+            self._counted = key
+            changes = (table.id, sum(1 for e in table.entries if e.kind in (EVENT, UNDO)))
+            if self._changes is None or changes != self._changes:
+                if self._changes is not None:
+                    same = changes[0] == self._changes[0]
+                    self._seq += max(1, changes[1] - self._changes[1]) if same else max(1, changes[1])
+                self._changes = changes
+                moved = True
+        if not (moved or screen_changed or self._seen is None):
+            return
+        game, state = loop.game, loop.state
+        if moved or self._seen is None or self._state is not state:
+            snapshot = {"game": game.name, "title": game.title, "seq": self._seq,
+                        "status": loop.plays.public_status(), "over": bool(game.is_over(state)),
+                        "state": game.view_of(state, None)}
+            choices = tuple((loop.plays.label(e), dict(e)) for e in game.legal_events(state)
+                            if game.event_view(e, None) == e)
+            header = {"game": game.name, "setup": dict(table.session.setup_options)}
+            scoreboard = tuple(tuple(str(cell) for cell in row) for row in game.scoreboard(state))
+            entries = tuple(table.entries)
+            if moved:
+                self._last_throw = self._public_throw(loop, game)
+            try:
+                faces = tuple(loop.plays.face_names())
+            except Exception:  # noqa: BLE001 - a game without dice has no faces
+                faces = ()
+        else:
+            old = self._seen
+            snapshot, choices, header, entries, faces = old.snapshot, old.choices, old.header, old.entries, old.faces
+            scoreboard = old.scoreboard
+        dice = self._screen.dice if self._screen is not None and self._screen.dice else self._last_throw
+        seen = Seen(self._seq, snapshot, self._screen, dice, choices, faces, entries, header, self.running,
+                    scoreboard, game)
+        with self._lock:
+            self._seen, self._state, self._game = seen, state, game
+            subscribers = list(self._subscribers)
+        message = {"kind": "stored" if moved else "screen", "seq": self._seq, "snapshot": snapshot,
+                   "screen": self._screen.text() if self._screen else ""}
+        for aloop, box in subscribers:
+            try:
+                aloop.call_soon_threadsafe(box.put_nowait, message)
+            except RuntimeError:   # that page's server loop is gone
+                with self._lock:
+                    self._subscribers.discard((aloop, box))
+
+    _last_throw: tuple[DieView, ...] = ()
+
+    @staticmethod
+    def _public_throw(loop, game) -> tuple[DieView, ...]:
+        """The last throw stored, as the public sees it, with how sure the camera was of each die."""
+        last = loop.last_dice_event()
+        shown = game.event_view(last, None) if last is not None else None
+        faces = (shown or {}).get("faces")
+        if not isinstance(faces, list):
+            return ()
+        sure = list(loop.last_confidences) + [1.0] * len(faces)
+        return tuple(DieView(str(face), float(sure[i])) for i, face in enumerate(faces))
+
+    # -- the server's side (any thread) ----------------------------------------------------------
+    def seen(self) -> Seen | None:
+        with self._lock:
+            return self._seen
+
+    def player_of(self, token: str) -> str | None:
+        """The player whose private link carries ``token`` (compared in constant time), or None."""
+        found = None
+        for known, player in list(self.tokens.items()):
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = player
+        return found
+
+    def private(self, player: str) -> tuple[Any, tuple[tuple[str, dict], ...], int]:
+        """What ``player`` alone may see now, the choices only they may make, and the sequence
+        number they belong to."""
+        with self._lock:
+            game, state, seen = self._game, self._state, self._seen
+        view = game.view_of(state, player)
+        mine = tuple((self.loop.plays.label(game.event_view(e, None) or e) + _secret_part(game, e), dict(e))
+                     for e in game.legal_events(state)
+                     if game.event_view(e, None) != e and names_player(dict(e), player))
+        return view, mine, seen.seq
+
+    def submit(self, seq: int, command: str, timeout: float = 5.0) -> int:
+        """Have the loop take ``command`` if the table is still at ``seq``: returns the new
+        sequence number, or raises :class:`Refused` saying why not."""
+        if not self.running:
+            raise Refused("the box is not playing any more: nothing was done")
+        reply: concurrent.futures.Future = concurrent.futures.Future()
+        self._actions.put((seq, command, reply))
+        try:
+            return reply.result(timeout)
+        except concurrent.futures.TimeoutError:
+            raise Refused("the box did not answer in time; look at the table and try again") from None
+
+    def subscribe(self, aloop, box) -> None:
+        with self._lock:
+            self._subscribers.add((aloop, box))
+
+    def unsubscribe(self, aloop, box) -> None:
+        with self._lock:
+            self._subscribers.discard((aloop, box))
+
+
+def _secret_part(game, event: dict) -> str:
+    """The part of a secret choice the public does not see, for its owner's button."""
+    public = game.event_view(event, None) or {}
+    hidden = {k: v for k, v in event.items() if public.get(k) != v}
+    return (": " + ", ".join(f"{k} {v}" for k, v in hidden.items())) if hidden else ""
+
+
+def stale(made_on: int, now: int) -> str:
+    return (f"the table has changed since your page was loaded (you acted on move {made_on}, it is now "
+            f"at move {now}): nothing was done; look again and choose")
+
+
+def command_json(event: dict) -> str:
+    return "choose:" + json.dumps(event, sort_keys=True)
