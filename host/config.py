@@ -6,12 +6,14 @@ list of whole numbers, got "three"``.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from rules import game_names
 from rules.core import OptionError
 
 
@@ -85,6 +87,9 @@ CAMERAS_HELP = "picamera, opencv:INDEX, opencv:URL, video:FILE, frames:DIR or sy
 CALIBRATION_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
+MAX_PANEL = (1600, 1200)   # px: the largest e-ink panels are 1600x1200 (13.3"); beyond is a typo
+
+
 @dataclass(frozen=True)
 class DeviceConfig:
     """Settings of the box. Each field is a key of the config file's ``[device]`` table."""
@@ -145,9 +150,9 @@ def device_config(doc: dict[str, Any], path: Path | str = "<config>") -> DeviceC
     if "display_size" in values:
         size = values["display_size"]
         if (len(size) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in size)
-                or size[0] < 200 or size[1] < 100):
-            raise ConfigError(path, f"[device] display_size: expected [width, height] of at least [200, 100], "
-                              f"got {size!r}", line("display_size"))
+                or not (200 <= size[0] <= MAX_PANEL[0] and 100 <= size[1] <= MAX_PANEL[1])):
+            raise ConfigError(path, f"[device] display_size: expected [width, height] from [200, 100] to "
+                              f"[{MAX_PANEL[0]}, {MAX_PANEL[1]}], got {size!r}", line("display_size"))
         values["display_size"] = (size[0], size[1])
     for key, low in (("eink_min_interval", 0), ("camera_retry_max", 1), ("frame_interval", 0)):
         if key in values and values[key] < low:
@@ -176,7 +181,37 @@ def load_config(path: Path | str | None) -> tuple[dict[str, Any], DeviceConfig]:
     if path is None:
         return {}, DeviceConfig()
     doc = load_toml(path)
+    check_tables(doc, path)
     return doc, device_config(doc, path)
+
+
+def known_tables() -> list[str]:
+    """The config file's tables: [device], [dice.<set>], and one per game the box knows."""
+    return ["device", "dice", *game_names()]
+
+
+def check_tables(doc: dict[str, Any], path: Path | str) -> None:
+    """A misspelt table ([devcie], [jingle-bell-rol]) is an error, not silently ignored."""
+    known = known_tables()
+    for name in doc:
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean [{close[0]}]?" if close else ""
+        raise ConfigError(path, f"unknown table [{name}]{hint} (expected one of "
+                          f"{', '.join(f'[{t}]' for t in known)})", line_of_key(path, name) or _table_line(path, name))
+
+
+def _table_line(path: Path | str, name: str) -> int | None:
+    """The line of the header ``[name]`` (or ``[name.xxx]``) in the config file."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for number, raw in enumerate(lines, start=1):
+        if re.match(rf"^\[+\s*{re.escape(name)}\s*[\].]", raw.strip()):
+            return number
+    return None
 
 
 def game_options(game, doc: dict[str, Any], path: Path | str | None) -> dict[str, Any]:

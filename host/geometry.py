@@ -131,7 +131,11 @@ def parse_size(text: str, what: str) -> tuple[int, int]:
     found = re.match(r"^\s*(\d+)\s*x\s*(\d+)\s*$", text or "")
     if not found or min(int(found.group(1)), int(found.group(2))) <= 0:
         raise ValueError(f"{what} {text!r}: expected WIDTHxHEIGHT in pixels, e.g. 1280x720")
-    return int(found.group(1)), int(found.group(2))
+    width, height = int(found.group(1)), int(found.group(2))
+    if not (160 <= width <= 9600 and 120 <= height <= 9600 and 1 / 4 <= width / height <= 4):
+        raise ValueError(f"{what} {text!r}: expected a camera picture from 160x120 to 9600x9600 pixels, "
+                         "no more than 4 times wider than high or high than wide")
+    return width, height
 
 
 def describe(result: Plan) -> str:

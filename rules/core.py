@@ -337,6 +337,8 @@ def load_replay(text: str, games: Mapping[str, Game] | Callable[[str], Game],
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise ReplayError(source, number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise ReplayError(source, number, "JSON nested too deeply; expected a header or an event object") from None
         if session is None:
             name, setup = parse_header(obj, source, number)
             try:

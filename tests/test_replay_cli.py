@@ -87,6 +87,7 @@ ROLL = '{"type": "roll", "faces": ["BELL", "MILK", "MILK", "MILK", "MILK", "MILK
     (['{"schema": 7, "game": "jingle-bell-roll"}'], 1, "unsupported schema version 7"),
     (['{"schema": 1, "game": "ludo", "setup": {}}'], 1, "unknown game 'ludo'"),
     ([], 1, "the file is empty"),
+    ([HEADER, "[" * 100000 + "]" * 100000], 2, "JSON nested too deeply"),
 ])
 def test_bad_files_are_reported_with_line_and_reason(capsys, tmp_path, lines, where, reason):
     path = write(tmp_path, lines)

@@ -262,9 +262,13 @@ def test_bad_camera_spec(capsys):
     assert "unknown camera" in capsys.readouterr().err
 
 
-def test_too_few_shots(capsys):
+def test_too_few_or_too_many_shots(capsys, tmp_path):
     assert teach("--dice", "jingle-bell-roll", "--camera", "synthetic", "--shots", "2", "--replace") == 2
-    assert "at least 5 pictures" in capsys.readouterr().err
+    assert "--shots 2: expected 5 to 100 pictures per face" in capsys.readouterr().err
+    assert teach("--dice", "jingle-bell-roll", "--camera", "synthetic", "--shots", "100000", "--replace") == 2
+    assert "--shots 100000: expected 5 to 100" in capsys.readouterr().err
+    assert teach("--dice", "mine", "--from", str(tmp_path), "--shots", "3") == 2   # not silently ignored
+    assert "--shots: for teaching at the camera (--camera) only" in capsys.readouterr().err
 
 
 def test_teach_at_the_synthetic_camera(dicewatch_home, capsys):

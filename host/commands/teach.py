@@ -36,7 +36,7 @@ from host import paths
 from host.cli import UsageError
 from host.config import ConfigError, DeviceConfig, load_config
 from host.table_setup import RunFailed, display_flags
-from host.teach_limits import DEFAULT_SHOTS, MIN_PHOTOS
+from host.teach_limits import DEFAULT_SHOTS, MAX_SHOTS, MIN_PHOTOS
 
 NAME = "teach"
 HELP = "teach a die set with custom faces (from photos or at the camera)"
@@ -57,9 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "frames:DIR | synthetic[:SEED]")
     parser.add_argument("--faces", metavar="A,B,...",
                         help="face names, in order (camera only; default: the built-in set's faces)")
-    parser.add_argument("--shots", type=int, default=DEFAULT_SHOTS, metavar="N",
+    parser.add_argument("--shots", type=int, default=None, metavar="N",
                         help=f"pictures per face at the camera (default {DEFAULT_SHOTS}, "
-                             f"at least {MIN_PHOTOS})")
+                             f"{MIN_PHOTOS} to {MAX_SHOTS})")
     parser.add_argument("--replace", action="store_true",
                         help="replace a die set of that name (taught or built-in)")
     parser.add_argument("--add", action="store_true",
@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         if args.faces:
             raise UsageError("--faces is for --camera; with --from the face names are the folder names")
         box_flags = [flag for flag, given in (("--config", args.config), ("--display", args.display),
-                                               ("--png-dir", args.png_dir), ("--no-gpio", args.no_gpio)) if given]
+                                               ("--png-dir", args.png_dir), ("--no-gpio", args.no_gpio),
+                                               ("--shots", args.shots is not None)) if given]
         if box_flags:
             raise UsageError(f"{', '.join(box_flags)}: for teaching at the camera (--camera) only")
         try:
@@ -117,8 +118,9 @@ def run(args: argparse.Namespace) -> int:
             return exc.report()
         where = str(args.folder) if kept is None else f"its pictures and those in {args.folder}"
     else:
-        if args.shots < MIN_PHOTOS:
-            raise UsageError(f"--shots {args.shots}: at least {MIN_PHOTOS} pictures per face are needed")
+        args.shots = DEFAULT_SHOTS if args.shots is None else args.shots
+        if not MIN_PHOTOS <= args.shots <= MAX_SHOTS:
+            raise UsageError(f"--shots {args.shots}: expected {MIN_PHOTOS} to {MAX_SHOTS} pictures per face")
         faces = face_list(args) if kept is None else faces_to_add(args, list(kept))
         return teach_at_camera(args, faces, data, kept)
     return 0 if teaching.store(args.dice, examples, data, args.replace or kept is not None, where) is not None else 1

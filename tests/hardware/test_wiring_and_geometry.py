@@ -129,6 +129,7 @@ def test_geometry_command(capsys):
     (["--tray", "300x200mm", "--margin", "-5"], "--margin -5: expected a percentage"),
     (["--tray", "300x200mm", "--die", "0"], "--die 0: expected a die edge"),
     (["--tray", "300x200mm", "--resolution", "big"], "--resolution 'big': expected WIDTHxHEIGHT"),
+    (["--tray", "300x200mm", "--resolution", "99999x1"], "expected a camera picture from 160x120 to 9600x9600"),
 ])
 def test_geometry_usage_errors(capsys, argv, message):
     assert main(["geometry", *argv]) == 2

@@ -1,6 +1,8 @@
 """The demo's players and report (the full synthetic-camera demo is `dicewatch demo`, timed by host/bench.py)."""
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from host.demo_table import DemoTable, ScriptedCamera, SimClock, keep_plan
@@ -76,3 +78,11 @@ def test_a_demo_camera_without_a_data_folder_cleans_up_its_scratch_set():
     del camera
     gc.collect()
     assert not scratch.exists()
+
+
+@pytest.mark.parametrize("size, says", [("100000x100000", "panels go from 200x100 to 1600x1200"),
+                                        ("100x50", "panels go from 200x100"), ("big", "expected WIDTHxHEIGHT")])
+def test_a_panel_size_out_of_range_is_refused_before_the_game(capsys, tmp_path, size, says):
+    from host import cli
+    assert cli.main(["demo", "--size", size, "--out", str(tmp_path / "out")]) == 2
+    assert says in capsys.readouterr().err
