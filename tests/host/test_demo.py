@@ -1,9 +1,9 @@
 """The demo's players and report (the full synthetic-camera demo is `dicewatch demo`, timed by host/bench.py)."""
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from host.demo_table import DemoTable, ScriptedCamera, SimClock, keep_plan
 from host.session_store import SessionStore
