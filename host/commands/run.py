@@ -177,10 +177,6 @@ def play(args) -> int:
     from host.loop import TableLoop  # (the table loop: see above)
     from host.watcher import FrameWatcher, dice_reader  # (the table loop: see above)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        doc, config, config_path = settings(args)
-    except ConfigError as exc:
-        fail(str(exc))
     web_address = None
     if args.web:
         from host.web.server import parse_address  # (the phone page: only with --web)
@@ -188,6 +184,10 @@ def play(args) -> int:
             web_address = parse_address(args.web)
         except ValueError as exc:
             raise UsageError(f"--web: {exc}") from None
+    try:
+        doc, config, config_path = settings(args)
+    except ConfigError as exc:
+        fail(str(exc))
     display = make_display(config)  # before the session: a display that cannot work starts no game
     store, table, new = open_table(args, doc, config_path)
 

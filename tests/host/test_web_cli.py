@@ -1,0 +1,105 @@
+"""``--web`` on the command line: ``dicewatch demo --web PORT --pace 0`` plays Secret Pig while
+serving the phone page, keeps serving the finished game, and stops cleanly on SIGTERM; a bad
+``--web`` or ``--pace`` is a usage error naming what was expected."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def environment(home: Path) -> dict:
+    return {**os.environ, "DICEWATCH_GAMES": "tests.games.secret_pig_table", "DICEWATCH_HOME": str(home),
+            "PYTHONPATH": str(ROOT)}
+
+
+def test_the_demo_serves_the_game_and_then_the_finished_game_until_sigterm(tmp_path):
+    out = tmp_path / "demo"
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "demo", "--game", "secret-pig", "--seed", "3",
+                                "--quiet", "--out", str(out), "--web", "0", "--pace", "0"], cwd=ROOT,
+                               env=environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if "serving the finished game" in line:
+                break
+        printed = "".join(lines)
+        assert "serving the finished game" in printed, printed + process.stderr.read()
+        url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed).group(1)
+        links = dict(re.findall(r"(\w+)'s own page \(for \w+ only\): (http://\S+)", printed))
+        assert set(links) == {"Ann", "Ben"} and (out / "phone-page-qr.png").stat().st_size > 0
+        state = httpx.get(url + "api/state", timeout=10).json()
+        assert state["over"] and "wins with" in state["status"]
+        assert set(state["state"]["lucky"]) == {"Ann", "Ben"}          # over: the secrets are everyone's
+        assert all(token.rsplit("/", 1)[1] not in httpx.get(url, timeout=10).text for token in links.values())
+        assert httpx.get(links["Ann"], timeout=10).status_code == 200
+        with httpx.stream("GET", url + "api/events", timeout=10) as events:
+            data = next(line for line in events.iter_lines() if line.startswith("data: "))
+        assert json.loads(data[6:])["seq"] == state["seq"] == 20
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["demo", "--web", "nope"], "--web: expected [HOST:]PORT"),
+    (["demo", "--web", "127.0.0.1:99999"], "--web: expected [HOST:]PORT"),
+    (["demo", "--pace", "1"], "--pace: only with --web"),
+    (["demo", "--web", "0", "--pace", "-1"], "--pace: expected seconds from 0 to 60"),
+    (["run", "--web", "host:port", "--players", "Ann,Ben", "--no-gpio", "--display", "none"],
+     "--web: expected [HOST:]PORT"),
+])
+def test_a_bad_web_address_or_pace_is_a_usage_error(tmp_path, args, says):
+    result = subprocess.run([sys.executable, "-m", "host.cli", *args, "--config", str(tmp_path / "none.toml")]
+                            if args[0] == "run" else [sys.executable, "-m", "host.cli", *args, "--out",
+                                                      str(tmp_path / "out")],
+                            cwd=ROOT, env=environment(tmp_path), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert says in result.stderr and "Traceback" not in result.stderr
+
+
+def test_run_serves_the_table_takes_a_private_choice_and_stops_on_sigterm(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
+                                "--no-gpio", "--display", "none", "--quiet", "--camera", "synthetic", "--web", "0"],
+                               cwd=ROOT, env=environment(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if "Ben's own page" in line:
+                break
+        printed = "".join(lines)
+        url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed)
+        assert url, printed
+        url = url.group(1)
+        ann = re.search(r"Ann's own page \(for Ann only\): (http://\S+)", printed).group(1)
+        assert httpx.get(url + "api/state", timeout=10).json()["seq"] == 0
+        page = httpx.get(ann, timeout=10).text
+        index = re.findall(r'<button name=choice value="(\d+)">Lucky: player Ann: face 4<', page)[0]
+        made = httpx.post(ann, data={"seq": "0", "choice": index}, headers={"origin": url.rstrip("/")}, timeout=10)
+        assert made.status_code == 303, made.text
+        state = httpx.get(url + "api/state", timeout=10).json()
+        assert state["seq"] == 1 and state["state"]["lucky"] == {} and state["status"] == "Ben: pick a lucky face"
+        assert "face 4" in httpx.get(ann, timeout=10).text or "&quot;Ann&quot;: &quot;4&quot;" in httpx.get(ann).text
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+        rest = process.stderr.read()
+        assert "stopped; session" in rest and "Traceback" not in rest
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
