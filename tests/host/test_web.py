@@ -349,3 +349,10 @@ def test_the_loop_takes_a_choice_posted_from_any_thread(tmp_path):
         loop.handle("roll:4")
         loop.handle('choose:{"type": "hold"}')                                # a public one, open now
         assert table.state.points == (4, 0) and table.session.events[-1] == {"type": "hold"}
+
+
+def test_the_web_benchmark_runs_and_says_what_it_measured(capsys):
+    from host import bench_web
+    assert bench_web.main(["--events", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert "4 events of dream-factory" in printed and "95th percentile" in printed and "MiB" in printed
