@@ -304,12 +304,14 @@ def test_the_event_stream_of_a_real_server_brings_each_stored_event(live):
     try:
         url = f"http://127.0.0.1:{served.port}"
         got: "queue.Queue" = queue.Queue()
+        streamed: list[str] = []
 
         def listen():
             with httpx.stream("GET", url + "/api/events", timeout=10) as answer:
                 assert answer.headers["content-type"].startswith("text/event-stream")
                 kind = None
                 for line in answer.iter_lines():
+                    streamed.append(line)
                     if line.startswith("event: "):
                         kind = line[7:]
                     elif line.startswith("data: "):
@@ -326,6 +328,12 @@ def test_the_event_stream_of_a_real_server_brings_each_stored_event(live):
         assert message["seq"] == 1 and message["snapshot"]["state"]["lucky"] == {}
         assert "5" not in json.dumps(message["snapshot"]["state"]["lucky"])
         assert httpx.get(url + "/api/state").json()["seq"] == 1
+        live.call(lambda loop: loop.handle('choose:{"type": "lucky", "player": "Ben", "face": "3"}'))
+        while got.get(timeout=10)[1]["seq"] != 2:
+            pass
+        assert '"face"' not in "\n".join(streamed) and "Ben" in "\n".join(streamed)   # nothing of the secret
+        assert httpx.put(url + "/me/" + live.token_of("Ann")).status_code == 405
+        assert live.token_of("Ann") not in httpx.put(url + "/me/" + live.token_of("Ann")).text
         assert "server" not in httpx.get(url + "/api/state").headers
     finally:
         served.stop()
