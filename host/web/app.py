@@ -19,6 +19,7 @@ import hmac
 import html
 import json
 import secrets
+import sqlite3
 import time
 import urllib.parse
 from typing import Callable
@@ -32,6 +33,7 @@ from starlette.routing import Route
 
 from host.history import seen_by, shown_body, to_csv, to_jsonl
 from host.session_store import EVENT, UNDO
+from host.web.dice_stats import bar_chart, face_counts
 from host.web.table import BUTTONS, Refused, WebTable, command_json
 
 COOKIE = "dicewatch_pass"
@@ -148,7 +150,8 @@ def page(title: str, body: str, *, status: int = 200, live: bool = True) -> HTML
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
         f'<title>{e(title)}</title><link rel=stylesheet href="/style.css"></head><body>'
-        '<nav><a href="/">Table</a><a href="/controls">Controls</a><a href="/history">History</a></nav>'
+        '<nav><a href="/">Table</a><a href="/controls">Controls</a><a href="/history">History</a>'
+        '<a href="/dice">Dice</a></nav>'
         f"<main>{body}</main>{script}</body></html>", status_code=status)
 
 
@@ -326,6 +329,19 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         return Response(to_jsonl(seen.header, seen.entries, show=show), media_type="application/x-ndjson",
                         headers={"Content-Disposition": 'attachment; filename="history.jsonl"'})
 
+    async def dice_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        path = web_table.sessions_path
+        if path is None:
+            return page("Dice", "<h1>Dice</h1><p>No sessions database to read.</p>", live=False)
+        try:   # a read-only connection of its own, in a worker thread of the server (never the loop's)
+            sets = await asyncio.to_thread(face_counts, path)
+        except sqlite3.Error as exc:
+            return message_page("Dice", f"the sessions database cannot be read now ({exc})", 503)
+        return page("Dice", dice_html_page(sets), live=False)
+
     def player_for(request: Request) -> tuple[str | None, Response | None]:
         client = client_of(request)
         if guard.blocked(client):
@@ -454,7 +470,7 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
     routes = [
         Route("/", table_page), Route("/controls", controls_page), Route("/controls", controls_post, methods=["POST"]),
         Route("/history", history_page), Route("/history.jsonl", history_file), Route("/history.csv", history_file),
-        Route("/me/{token}", me_page), Route("/me/{token}", me_post, methods=["POST"]),
+        Route("/dice", dice_page), Route("/me/{token}", me_page), Route("/me/{token}", me_post, methods=["POST"]),
         Route("/api/state", api_state), Route("/api/events", api_events),
         Route("/pin", pin_page), Route("/pin", pin_post, methods=["POST"]),
         Route("/style.css", style), Route("/live.js", live),
@@ -463,6 +479,35 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
     app.state.stopping = False
     app.state.guard = guard
     return SecurityHeaders(app)
+
+
+def dice_html_page(sets) -> str:
+    """The Dice page: per dice set, a chart and a table of how often each face came up, and
+    the chi-square test of a fair die."""
+    body = ("<h1>Dice</h1><p>How often each face came up in every game stored in this box (the dice "
+            "thrown, not those left standing), and whether that looks like a fair die.</p>")
+    if not sets:
+        return body + "<p>No dice thrown yet.</p>"
+    for die_set in sets.values():
+        chi2, df, p = die_set.test()
+        table = die_set.table()
+        n = sum(table.values())
+        rows = "".join(f"<tr><th scope=row>{e(face)}</th><td>{count}</td><td>{count / n:.1%}</td></tr>"
+                       for face, count in table.items())
+        if p is None:
+            verdict = "Too few faces or throws for a test."
+        else:
+            verdict = (f"Chi-square {chi2:.2f} with {df} degrees of freedom: p = {p:.3g}. "
+                       + ("A fair die would rarely come out this uneven (p below 0.05): worth a look."
+                          if p < 0.05 else "Nothing suggests an unfair die (p is 0.05 or more)."))
+            if n < 5 * len(die_set.faces):
+                verdict += " (Few throws yet: the test says little.)"
+        body += (f"<h2>{e(die_set.name)}</h2><p>{n} dice in {die_set.throws} throws, "
+                 f"{len(die_set.games)} game{'s' if len(die_set.games) != 1 else ''}.</p>"
+                 f"<figure>{bar_chart(die_set)}</figure>"
+                 f"<table><thead><tr><th scope=col>Face</th><th scope=col>Times</th><th scope=col>Share</th>"
+                 f"</tr></thead><tbody>{rows}</tbody></table><p class=said>{e(verdict)}</p>")
+    return body
 
 
 def refuse_stale(made_on: int, now: int) -> str:

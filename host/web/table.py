@@ -89,10 +89,12 @@ class WebTable(Presenter):
         self._actions: "queue.Queue[tuple[int, str, concurrent.futures.Future]]" = queue.Queue()
         self._subscribers: set = set()
         self.running = False
+        self.sessions_path = None                       # the sessions database (set at attach)
 
     # -- the loop's side (its one thread) ------------------------------------------------------
     def attach(self, loop) -> None:
         self.loop = loop
+        self.sessions_path = getattr(getattr(loop.table, "store", None), "path", None)  # the Dice page reads it
         players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
         self.tokens = {secrets.token_urlsafe(18): player for player in players}
         self.running = True
