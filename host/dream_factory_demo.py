@@ -90,6 +90,7 @@ def choose(state, rng: random.Random) -> dict:
 
 def press(loop, event: dict) -> None:
     """Push the knob, turn it to ``event`` and push again."""
+    loop.close_menu()   # a menu left open from the phone page: the scripted players start afresh
     if loop.showing_notice:
         loop.handle("next")
     loop.handle("push")
@@ -112,7 +113,7 @@ def play(*, seed: int, out: Path, size: tuple[int, int], quiet: bool, options: d
                 break
             press(loop, choose(table.state, rng))
             clock.advance(3.5)          # the table takes its time: the e-ink draws the new screen
-            eink.tick()
+            loop.step(look=False)       # the presenters' tick: the e-ink draws, the phone page's presses are taken
         eink.flush()
     finally:
         loop.shutdown()

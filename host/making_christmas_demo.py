@@ -66,6 +66,9 @@ def choose(loop, rng: random.Random) -> dict:
 
 def press(loop, event: dict) -> None:
     """Push the knob, then turn it to each step to ``event`` (a swap: its kind, its first space) and push."""
+    loop.close_menu()   # a menu left open from the phone page: the scripted players start afresh
+    if loop.showing_notice:   # (a refusal said to a phone press) put away first
+        loop.handle("next")
     loop.handle("push")
     for value in path_to(event):
         turn_knob_to(loop, [item.value for item in loop.menu.items].index(value))
@@ -87,6 +90,7 @@ def play(*, seed: int, out: Path, size: tuple[int, int], quiet: bool, options: d
             enter_hands(loop, rng)
             press(loop, choose(loop, rng))
             clock.advance(1.0)
+            loop.step(look=False)       # the presenters' tick: the e-ink draws, the phone page's presses are taken
         eink.flush()
     finally:
         loop.shutdown()
