@@ -340,6 +340,9 @@ class TableLoop:
         if command.startswith("roll:"):
             self._typed_roll(command)
             return
+        if command.startswith("new-game:"):
+            self._new_game_from(command[len("new-game:"):])
+            return
         if command in ("left", "right"):
             self._turn(1 if command == "right" else -1)
             return
@@ -474,10 +477,15 @@ class TableLoop:
         else:
             self.plays.on_next()
 
-    def new_game(self) -> None:
-        """A new session with the same players and options (Next after the end)."""
-        setup = self.table.session.setup_options
-        self.table = self.table.store.create(self.game, setup)
+    def new_game(self, setup: Mapping[str, Any] | None = None) -> None:
+        """A new session of the same game: with the same players and options (Next after the
+        end), or with ``setup``. RuleError (nothing changed) when the rules refuse the setup."""
+        setup = self.table.session.setup_options if setup is None else setup
+        try:
+            table = self.table.store.create(self.game, setup)
+        except (TypeError, ValueError) as exc:   # a setup check that does not raise RuleError
+            raise RuleError(f"that setup is refused: {exc}") from None
+        self.table = table
         self.stack.clear()
         self.same_read = self.last_read = None
         self.known_spots = []
@@ -485,6 +493,18 @@ class TableLoop:
         self._answers_kept = self._answers()
         self.status(WAITING, bar=0)
         self.start()
+
+    def _new_game_from(self, text: str) -> None:
+        """``new-game:{JSON}`` (any thread may post it, e.g. the phone page): a new session of
+        this game, its setup the current one with the JSON's keys (``{"players": [...]}``)
+        in place; checked by the rules first (RuleError: the game goes on unchanged)."""
+        try:
+            changes = json.loads(text)
+        except ValueError:
+            raise RuleError("expected new-game:{a JSON setup}") from None
+        if not isinstance(changes, dict):
+            raise RuleError("expected new-game:{a JSON setup}")
+        self.new_game({**self.table.session.setup_options, **changes})
 
     def _drop_pending_read(self) -> bool:
         """Undo while a read waits for its check: forget that read (nothing was stored yet)."""

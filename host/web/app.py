@@ -257,8 +257,29 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
             body += ('<h2>Correct a die</h2><form method=post action="/controls">' + seq_field(seen.seq)
                      + f'<label>Die <select name=die>{dice}</select></label> '
                        f'<label>is <select name=face>{faces}</select></label> <button>Correct</button></form>')
-        body += f"<p>Move {seen.seq}</p>"
+        body += new_game_form(seen) + f"<p>Move {seen.seq}</p>"
         return page("Controls", body)
+
+    async def new_game_post(request: Request) -> Response:
+        refused = check(request, post=True)
+        if refused:
+            return refused
+        form, seq = await form_seq(request)
+        if seq is None:
+            return message_page("Nothing was done", "the form did not say which move it was made on", 400)
+        seen = web_table.seen()
+        names = [" ".join(str(form.get(f"player{n}", "")).split()) for n in range(1, MAX_PLAYERS + 1)]
+        names = [name for name in names if name]
+        if not names:
+            return message_page("Nothing was done", "a new game needs the players' names", 400)
+        if any(len(name) > MAX_NAME for name in names):
+            return message_page("Nothing was done", f"a player's name is at most {MAX_NAME} characters", 400)
+        if len(set(names)) != len(names):
+            return message_page("Nothing was done", "two players have the same name", 400)
+        if not seen.snapshot["over"] and form.get("confirm") != "yes":
+            return message_page("Nothing was done", "this game is not over: tick \"end this game unfinished\" "
+                                "to start a new one anyway", 400)
+        return await take(request, "new-game:" + json.dumps({"players": names}), seq, "/")
 
     async def controls_post(request: Request) -> Response:
         refused = check(request, post=True)
@@ -469,6 +490,7 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
 
     routes = [
         Route("/", table_page), Route("/controls", controls_page), Route("/controls", controls_post, methods=["POST"]),
+        Route("/controls/new-game", new_game_post, methods=["POST"]),
         Route("/history", history_page), Route("/history.jsonl", history_file), Route("/history.csv", history_file),
         Route("/dice", dice_page), Route("/me/{token}", me_page), Route("/me/{token}", me_post, methods=["POST"]),
         Route("/api/state", api_state), Route("/api/events", api_events),
@@ -479,6 +501,25 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
     app.state.stopping = False
     app.state.guard = guard
     return SecurityHeaders(app)
+
+
+MAX_PLAYERS, MAX_NAME = 12, 40
+
+
+def new_game_form(seen) -> str:
+    """A new game of the same game, the players' names editable (blank: left out); while the
+    game is not over, only with a box ticked to say so."""
+    players = [str(p) for p in (seen.header.get("setup") or {}).get("players", [])
+               if isinstance(p, (str, int))][:MAX_PLAYERS]
+    fields = "".join(f'<label>Player {n} <input name=player{n} value="{e(name)}" maxlength={MAX_NAME} '
+                     f"autocomplete=off></label><br>" for n, name in enumerate(players + [""], start=1)
+                     if n <= MAX_PLAYERS)
+    over = seen.snapshot["over"]
+    confirm = ("" if over else '<p><label><input type=checkbox name=confirm value=yes required> '
+               "End this game unfinished (it stays saved) and start a new one</label></p>")
+    return ('<h2>New game</h2><form method=post action="/controls/new-game">' + seq_field(seen.seq)
+            + "<p>The same game; change the players' names if you like (a blank one is left out).</p>"
+            + fields + confirm + "<button>Start a new game</button></form>")
 
 
 def dice_html_page(sets) -> str:

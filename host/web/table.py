@@ -163,6 +163,8 @@ class WebTable(Presenter):
         table = loop.table
         key = (table.id, len(table.entries))
         moved = False
+        if self._counted is not None and key[0] != self._counted[0]:
+            self._new_session(loop)
         if key != self._counted:
             self._counted = key
             changes = (table.id, sum(1 for e in table.entries if e.kind in (EVENT, UNDO)))
@@ -210,6 +212,15 @@ class WebTable(Presenter):
                     self._subscribers.discard((aloop, box))
 
     _last_throw: tuple[DieView, ...] = ()
+
+    def _new_session(self, loop) -> None:
+        """A new game began (a new session): new private links when the players changed."""
+        players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
+        if sorted(players) == sorted(self.tokens.values()):
+            return
+        self.tokens = {secrets.token_urlsafe(18): player for player in players}
+        if self.announce is not None:
+            self.announce({player: token for token, player in self.tokens.items()})
 
     @staticmethod
     def _public_throw(loop, game) -> tuple[DieView, ...]:
