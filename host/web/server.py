@@ -138,4 +138,6 @@ def start(web_table, host: str, port: int, folder: Path, *, out: TextIO | None =
             print(f"dicewatch: {player}'s own page (for {player} only): {url}me/{token}", file=out, flush=True)
 
     web_table.announce = announce
+    if pin:   # the box's own screen says where the page is and its PIN, once (shown in the loop's thread)
+        web_table.greet(url, pin)
     return served

@@ -117,7 +117,18 @@ class WebTable(Presenter):
     def status(self, status: Status) -> None:
         pass
 
+    def greet(self, url: str, pin: str) -> None:
+        """Have the box's screens say, once, where the phone page is and its PIN: shown by the
+        loop (to all its presenters, the e-ink panel too) at its next tick, in its own thread."""
+        self._greeting = Screen("prompt", title="Phone page", lines=(url, f"PIN {pin}"),
+                                footer="the game goes on: roll or press a button")
+
+    _greeting: Screen | None = None
+
     def tick(self, now: float) -> None:
+        greeting, self._greeting = self._greeting, None
+        if greeting is not None and self.loop is not None and self.running:
+            self.loop.show(greeting)
         while True:
             try:
                 seq, command, reply = self._actions.get_nowait()

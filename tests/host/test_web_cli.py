@@ -103,3 +103,32 @@ def test_run_serves_the_table_takes_a_private_choice_and_stops_on_sigterm(tmp_pa
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_run_on_a_network_address_asks_the_pin_and_shows_it_on_the_box(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
+                                "--no-gpio", "--display", "none", "--camera", "synthetic", "--web", "0.0.0.0:0"],
+                               cwd=ROOT, env=environment(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if "Ben's own page" in line:
+                break
+        printed = "".join(lines)
+        found = re.search(r"the phone page is at (http://\S+/)  \(table PIN (\d{4})\)", printed)
+        assert found, printed
+        url, pin = found.groups()
+        port = url.rsplit(":", 1)[1].rstrip("/")
+        local = f"http://127.0.0.1:{port}/"
+        assert httpx.get(local, timeout=10, follow_redirects=False).headers["location"] == "/pin"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+        out = process.stdout.read()
+        assert "Phone page" in out and url in out and f"PIN {pin}" in out, out     # the box's own screen said it
+        assert out.count("Phone page") == 1
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

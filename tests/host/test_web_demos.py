@@ -42,3 +42,18 @@ def test_a_phone_press_is_taken_while_the_demo_plays(tmp_path, demo):
     assert len(answers) == 1 and isinstance(answers[0], int), answers
     assert any(entry.kind == UNDO for entry in table.entries)
     assert table.game.is_over(table.state)
+
+
+def test_on_a_network_address_the_box_shows_the_page_address_and_pin_once(tmp_path):
+    from host.presenters import RecordingPresenter
+    web = WebTable(pace=0.0)
+    web.greet("http://192.0.2.7:8080/", "1234")     # what start() does when the page is not on loopback
+    demo_table.EXTRA_PRESENTERS.append(web)
+    try:
+        _, loop = dream_factory_demo.play(seed=1, out=tmp_path, size=(250, 122), quiet=True)
+    finally:
+        demo_table.EXTRA_PRESENTERS.remove(web)
+    recorder = next(p for p in loop.presenters if isinstance(p, RecordingPresenter))
+    shown = [s for s in recorder.screens if s.title == "Phone page"]
+    assert len(shown) == 1 and shown[0].lines == ("http://192.0.2.7:8080/", "PIN 1234")
+    assert recorder.screens.index(shown[0]) > 0                    # after the game's first screen, not lost under it
