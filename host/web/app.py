@@ -45,7 +45,8 @@ STYLE = """
 body{font:22px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#fff;color:#000;max-width:800px}
 nav a{display:inline-block;margin:0 12px 8px 0;font-weight:bold;color:#000}
 h1{font-size:30px;margin:8px 0} h2{font-size:24px;margin:16px 0 6px}
-table{border-collapse:collapse;width:100%} td,th{border:2px solid #000;padding:6px;text-align:left}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto} td,th{border:2px solid #000;padding:6px;text-align:left}
+svg.chart{max-width:100%;height:auto}
 button,input,select{font:inherit;min-height:48px;padding:6px 12px;margin:4px 4px 4px 0;border:3px solid #000;
 background:#fff;color:#000;border-radius:6px} button{font-weight:bold}
 .dice{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0}
