@@ -37,7 +37,7 @@ from host.games import GameTable, turn_knob_to
 from host.interactions import Choosing
 from host.menus import BACK, Menu, MenuItem
 from host.presenters import ATTENTION, READ_OK, WAITING, DieView, Screen, how_many_dice
-from rules.christmas_romance import DICE_PER_TURN, MODES, outcome, setup, snowflakes_gone, story
+from rules.christmas_romance import DICE_PER_TURN, MODES, THROWS, outcome, setup, snowflakes_gone, story
 from rules.core import Chance
 
 GAME = "christmas-romance"
@@ -46,7 +46,6 @@ STORY_LINES = 1          # sentences per story page (a story sentence fills the 
 REWARDS = range(0, 7)    # deferred dice a Christmas romance card may show (asked when unknown)
 PASS = {"type": "fate_choice", "take": "none"}  # solo, fate's turn: take nothing (Next)
 VIRTUAL_FATE = "virtual-fate"  # the journal note: from here on the box rolls fate's dice (kept on --resume)
-THROWS = {"roll": "roll", "penalty": "penalty_roll", "fate": "fate_roll"}
 PHASE_MENUS = ("declare", "turn", "fate-choice")
 
 
