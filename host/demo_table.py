@@ -622,6 +622,33 @@ class SyntheticTable:
         pass
 
 
+
+def play_at_the_knob(game_name: str, setup: dict, *, out: Path, size: tuple[int, int], quiet: bool,
+                     move, seconds_per_move: float, max_moves: int):
+    """A scripted game played with the knob alone (the dice-less games' demos): ``move(loop)``
+    makes one player's move; between moves the table's clock runs on and the loop ticks its
+    presenters (the e-ink draws, the phone page's presses are taken). Returns (table, loop)."""
+    game = get_game(game_name)
+    clock = SimClock()
+    _, eink, _, presenters = demo_presenters(out, size, clock, quiet)
+    store = SessionStore(out / "demo-sessions.db")
+    table = store.create(game, setup)
+    loop = TableLoop(table, presenters=presenters, clock=clock)
+    loop.start()
+    try:
+        for _ in range(max_moves):
+            if game.is_over(table.state):
+                break
+            move(loop)
+            clock.advance(seconds_per_move)   # the table takes its time: the e-ink draws the new screen
+            loop.step(look=False)
+        eink.flush()
+    finally:
+        loop.shutdown()
+        store.close()
+    return table, loop
+
+
 PLAYERS = ["Ann", "Ben", "Cy"]
 
 

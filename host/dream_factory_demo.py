@@ -15,10 +15,8 @@ import random
 import time
 from pathlib import Path
 
-from host.demo_table import SimClock, demo_presenters
+from host.demo_table import play_at_the_knob
 from host.games import turn_knob_to
-from host.loop import TableLoop
-from host.session_store import SessionStore
 from rules import get_game
 from rules.core import RuleError
 from rules.dream_factory import (STAR_SPACE, is_over, marker_words, place_tile, points, ranking, tile_stars,
@@ -99,26 +97,10 @@ def press(loop, event: dict) -> None:
 
 
 def play(*, seed: int, out: Path, size: tuple[int, int], quiet: bool, options: dict | None = None):
-    game = get_game("dream-factory")
     rng = random.Random(seed)
-    clock = SimClock()
-    _, eink, _, presenters = demo_presenters(out, size, clock, quiet)
-    store = SessionStore(out / "demo-sessions.db")
-    table = store.create(game, {"players": PLAYERS, "seed": seed % (2**31), **(options or {})})
-    loop = TableLoop(table, presenters=presenters, clock=clock)
-    loop.start()
-    try:
-        for _ in range(MAX_EVENTS):
-            if is_over(table.state):
-                break
-            press(loop, choose(table.state, rng))
-            clock.advance(3.5)          # the table takes its time: the e-ink draws the new screen
-            loop.step(look=False)       # the presenters' tick: the e-ink draws, the phone page's presses are taken
-        eink.flush()
-    finally:
-        loop.shutdown()
-        store.close()
-    return table, loop
+    return play_at_the_knob("dream-factory", {"players": PLAYERS, "seed": seed % (2**31), **(options or {})},
+                            out=out, size=size, quiet=quiet, move=lambda loop: press(loop, choose(loop.table.state, rng)),
+                            seconds_per_move=3.5, max_moves=MAX_EVENTS)
 
 
 def run(args, size: tuple[int, int], out: Path) -> int:

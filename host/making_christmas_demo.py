@@ -13,11 +13,9 @@ import random
 import time
 from pathlib import Path
 
-from host.demo_table import SimClock, demo_presenters
+from host.demo_table import play_at_the_knob
 from host.games import turn_knob_to
 from host.games.making_christmas import path_to
-from host.loop import TableLoop
-from host.session_store import SessionStore
 from rules import get_game
 from rules.core import PUBLIC
 from rules.making_christmas import UNKNOWN, complete_events
@@ -75,27 +73,14 @@ def press(loop, event: dict) -> None:
 
 
 def play(*, seed: int, out: Path, size: tuple[int, int], quiet: bool, options: dict | None = None):
-    game = get_game("making-christmas")
     rng = random.Random(seed)
-    clock = SimClock()
-    _, eink, _, presenters = demo_presenters(out, size, clock, quiet)
-    store = SessionStore(out / "demo-sessions.db")
-    table = store.create(game, {"players": PLAYERS, **(options or {})})
-    loop = TableLoop(table, presenters=presenters, clock=clock)
-    loop.start()
-    try:
-        for _ in range(MAX_EVENTS):
-            if game.is_over(table.state):
-                break
-            enter_hands(loop, rng)
-            press(loop, choose(loop, rng))
-            clock.advance(1.0)
-            loop.step(look=False)       # the presenters' tick: the e-ink draws, the phone page's presses are taken
-        eink.flush()
-    finally:
-        loop.shutdown()
-        store.close()
-    return table, loop
+
+    def move(loop) -> None:
+        enter_hands(loop, rng)
+        press(loop, choose(loop, rng))
+
+    return play_at_the_knob("making-christmas", {"players": PLAYERS, **(options or {})}, out=out, size=size,
+                            quiet=quiet, move=move, seconds_per_move=1.0, max_moves=MAX_EVENTS)
 
 
 def run(args, size: tuple[int, int], out: Path) -> int:
