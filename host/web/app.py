@@ -27,7 +27,7 @@ from typing import Callable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response, \
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, \
     StreamingResponse
 from starlette.routing import Route
 
@@ -223,6 +223,17 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         except ValueError:
             return form, None
 
+    async def posted_move(request: Request):
+        """A change posted from one of the box's pages: (a refusal or None, the form, the move it
+        was made on). Refused when it comes from another site or does not name its move."""
+        refused = check(request, post=True)
+        if refused:
+            return refused, {}, None
+        form, seq = await form_seq(request)
+        if seq is None:
+            return message_page("Nothing was done", "the form did not say which move it was made on", 400), form, None
+        return None, form, seq
+
     async def table_page(request: Request) -> Response:
         refused = check(request)
         if refused:
@@ -262,12 +273,9 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         return page("Controls", body)
 
     async def new_game_post(request: Request) -> Response:
-        refused = check(request, post=True)
+        refused, form, seq = await posted_move(request)
         if refused:
             return refused
-        form, seq = await form_seq(request)
-        if seq is None:
-            return message_page("Nothing was done", "the form did not say which move it was made on", 400)
         seen = web_table.seen()
         names = [" ".join(str(form.get(f"player{n}", "")).split()) for n in range(1, MAX_PLAYERS + 1)]
         names = [name for name in names if name]
@@ -283,12 +291,9 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         return await take(request, "new-game:" + json.dumps({"players": names}), seq, "/")
 
     async def controls_post(request: Request) -> Response:
-        refused = check(request, post=True)
+        refused, form, seq = await posted_move(request)
         if refused:
             return refused
-        form, seq = await form_seq(request)
-        if seq is None:
-            return message_page("Nothing was done", "the form did not say which move it was made on", 400)
         seen = web_table.seen()
         if "command" in form:
             command = str(form["command"])
