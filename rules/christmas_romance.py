@@ -57,8 +57,8 @@ from typing import Any, Mapping
 
 from .core import Chance, Event, Game, Option, RuleError
 from .dice import FACE_SETS
-from .placement import (Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement, face_token,
-                        parse_layout, suggest, ways_to_pay)
+from .placement import (ROMANCE_LOCATIONS, Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement,
+                        face_token, parse_layout, suggest, ways_to_pay)
 
 GAME_NAME = "christmas-romance"
 MODES = ("solo", "coop", "couples", "multiplayer")
@@ -68,7 +68,6 @@ DICE_PER_TURN = 3
 MAX_DEFER = 2
 STAR_HOLDS = 3
 HEADLINER_HOLDS = 5
-ROMANCE_LOCATIONS = 4
 MELT_DICE = 3
 DEFAULT_ELEMENT_LOCATIONS = 3   # ASSUMPTION: the rulebook does not say
 DECK_SIZES = {"solo": (6, 5), "other": (21, 24)}   # (Christmas romance, movie elements)

@@ -39,6 +39,7 @@ KINDS = ("stage", "romance", "element")
 DEFERRED = "deferred"
 UNMARKED = "?"
 MAX_RESULTS = 5000
+ROMANCE_LOCATIONS = 4   # every Christmas romance card (rulebook: Christmas Romance Cards)
 
 Cell = tuple[int, int]
 
@@ -199,7 +200,16 @@ def parse_layout(text: str, source: str = "<layout>", faces: tuple[str, ...] = D
         raise LayoutError(source, kind_line, "a stage card needs 'stage: N' (1 to 5)")
     if kind != "stage" and "stage" in header:
         raise LayoutError(source, header["stage"][0], f"'stage' is only for stage cards, this is a {kind} card")
+    if kind == "romance" and len(cells) != ROMANCE_LOCATIONS:
+        raise LayoutError(source, dice_line, f"a Christmas romance card has {ROMANCE_LOCATIONS} dice locations "
+                          f"(rulebook: Christmas Romance Cards), this grid has {len(cells)}")
     needs = number_of("needs", 1, len(cells))
+    if kind == "stage" and needs is not None and needs < stage + 3:
+        raise LayoutError(source, header["needs"][0], f"needs: a stage {stage} card needs {stage + 3} dice "
+                          f"(rulebook: stage + 3); a layout may ask for more, never fewer, got {needs}")
+    if kind == "romance" and needs is not None and needs != ROMANCE_LOCATIONS:
+        raise LayoutError(source, header["needs"][0], f"needs: a Christmas romance card is completed by its "
+                          f"{ROMANCE_LOCATIONS} dice, got {needs}")
     if needs is None:
         needs = stage + 3 if kind == "stage" else len(cells)
         if needs > len(cells):
@@ -268,6 +278,10 @@ def check_placement(layout: Layout, placed: Mapping[Cell, str], new: Mapping[Cel
     """Raise PlacementError unless dice ``new`` (cell -> face) may go on the card at once."""
     if not new:
         raise PlacementError("no dice to place")
+    room = layout.needs - len(placed)
+    if len(new) > room:
+        raise PlacementError(f"{layout.title} is complete with {layout.needs} dice: room for {max(room, 0)} "
+                             f"more, not {len(new)}")
     locations = layout.locations
     for cell, face in sorted(new.items()):
         if cell not in locations:
@@ -298,8 +312,34 @@ def check_placement(layout: Layout, placed: Mapping[Cell, str], new: Mapping[Cel
         raise PlacementError("dice placed on an empty card must touch each other (only the first may go anywhere)")
 
 
+def check_on_card(layout: Layout, placed: Mapping[Cell, str]) -> None:
+    """Raise PlacementError unless ``placed`` (cell -> face) is a card the rules could have
+    built: each die on a location that takes its face, no more dice than complete the card,
+    every unmarked group empty or filled with one face, and all the dice touching."""
+    locations = layout.locations
+    for cell, face in sorted(placed.items()):
+        where = f"row {cell[0] + 1}, column {cell[1] + 1}"
+        if cell not in locations:
+            raise PlacementError(f"{where} is not a dice location on {layout.title}")
+        if locations[cell] is not None and locations[cell] != face:
+            raise PlacementError(f"{where} takes a {locations[cell]}, not a {face}")
+    if len(placed) > layout.needs:
+        raise PlacementError(f"{layout.title} is complete with {layout.needs} dice; {len(placed)} are given")
+    for group in layout.groups():
+        held = {cell: placed[cell] for cell in group if cell in placed}
+        if held and (len(held) < len(group) or len(set(held.values())) > 1):
+            raise PlacementError(f"touching unmarked locations are filled together with dice of one face: "
+                                 f"{len(group)} dice, here {len(held)} of {', '.join(sorted(set(held.values())))}")
+    if len(_components(placed)) > 1:
+        apart = sorted(_components(placed), key=min)[1]
+        cell = min(apart)
+        raise PlacementError(f"the die at row {cell[0] + 1}, column {cell[1] + 1} touches none of the others: "
+                             "every die on a card touches one placed before it")
+
+
 def legal_placements(layout: Layout, placed: Mapping[Cell, str], roll: Iterable[str]) -> list[dict[Cell, str]]:
-    """Every legal way to place some of ``roll`` on the card, biggest first (at most MAX_RESULTS).
+    """Every legal way to place some of ``roll`` on the card, biggest first (at most MAX_RESULTS),
+    never more dice than complete it (``layout.needs``).
 
     A placement is built from *units*: one empty marked location, or all empty locations of
     an unmarked group at once with dice of one face. Units are added while they touch the
@@ -330,7 +370,8 @@ def legal_placements(layout: Layout, placed: Mapping[Cell, str], roll: Iterable[
         if len(found) >= MAX_RESULTS:
             return
         for cells, face in units:
-            if cells & on_card or left.get(face, 0) < len(cells) or not touches(cells, on_card):
+            if (cells & on_card or left.get(face, 0) < len(cells) or not touches(cells, on_card)
+                    or len(on_card) + len(cells) > layout.needs):
                 continue
             bigger = chosen | {(cell, face) for cell in cells}
             if bigger in found:

@@ -42,6 +42,7 @@ from rules import get_game, placement
 NAME = "place"
 HELP = "list the legal placements of a roll on a card, and suggest the best"
 SHOWN = 10
+MAX_GRID = 99   # rows or columns of a --placed location: no card is larger
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,9 +114,14 @@ def parse_placed(items: list[str], faces: tuple[str, ...]) -> dict[tuple[int, in
         where, sep, token = item.partition("=")
         parts = where.split(",")
         face = placement.face_token(token.strip(), faces)
-        if not sep or len(parts) != 2 or not all(p.strip().isdigit() and int(p) >= 1 for p in parts) or face is None:
-            raise UsageError(f"--placed {item!r}: expected ROW,COL=FACE, e.g. 1,2=SNOWFLAKE")
-        placed[(int(parts[0]) - 1, int(parts[1]) - 1)] = face
+        if (not sep or len(parts) != 2 or not all(p.strip().isdigit() and 1 <= int(p) <= MAX_GRID for p in parts)
+                or face is None):
+            raise UsageError(f"--placed {item!r}: expected ROW,COL=FACE (1 to {MAX_GRID}), e.g. 1,2=SNOWFLAKE")
+        cell = (int(parts[0]) - 1, int(parts[1]) - 1)
+        if cell in placed:
+            raise UsageError(f"--placed {item!r}: row {parts[0].strip()}, column {parts[1].strip()} is given "
+                             f"twice (it already holds a {placed[cell]}); one die per location")
+        placed[cell] = face
     return placed
 
 
@@ -137,12 +143,11 @@ def run(args: argparse.Namespace) -> int:
     except (CardError, placement.LayoutError) as exc:
         print(f"dicewatch place: {exc}", file=sys.stderr)
         return 1
-    locations = layout.locations
-    for cell, face in placed.items():
-        if cell not in locations or locations[cell] not in (None, face):
-            print(f"dicewatch place: --placed: row {cell[0] + 1}, column {cell[1] + 1} cannot hold a {face} "
-                  f"on {layout.title}", file=sys.stderr)
-            return 1
+    try:
+        placement.check_on_card(layout, placed)
+    except placement.PlacementError as exc:
+        print(f"dicewatch place: --placed: {exc}", file=sys.stderr)
+        return 1
     if layout.kind == "element":
         return show_element(layout, roll, args.json)
     options = placement.legal_placements(layout, placed, roll)

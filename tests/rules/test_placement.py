@@ -12,7 +12,7 @@ from rules import placement as pl
 S, F2, F3, F4 = "SNOWFLAKE", "FACE-2", "FACE-3", "FACE-4"
 
 
-def layout(grid: str, kind: str = "romance", stage: int = 1, needs: int | None = None) -> pl.Layout:
+def layout(grid: str, kind: str = "element", stage: int = 1, needs: int | None = None) -> pl.Layout:
     head = f"kind: {kind}\n" + (f"stage: {stage}\n" if kind == "stage" else "")
     head += f"needs: {needs}\n" if needs else ""
     return pl.parse_layout(head + "dice:\n" + grid, "test.layout")
@@ -172,7 +172,7 @@ def brute_force(card: pl.Layout, placed: dict, roll: list[str]) -> set:
 def test_legal_placements_match_brute_force(grid, roll, first, seeded):
     if all(t == "." for t in grid):
         grid[0] = "?"
-    text = "kind: romance\ndice:\n" + " ".join(grid[:3]) + "\n" + " ".join(grid[3:]) + "\n"
+    text = "kind: element\ndice:\n" + " ".join(grid[:3]) + "\n" + " ".join(grid[3:]) + "\n"
     card = pl.parse_layout(text, "random", pl.DEFAULT_FACES)
     placed = {}
     cells = [cell for cell, face in card.cells if face is not None]
