@@ -15,6 +15,7 @@ GAME_MODULES = {
     "christmas-romance": "rules.christmas_romance",
     "dream-factory": "rules.dream_factory",
     "making-christmas": "rules.making_christmas",
+    "dark-romance": "rules.dark_romance",
 }
 
 
