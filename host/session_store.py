@@ -17,6 +17,10 @@ The journal lives in SQLite (``sessions.db`` in the data directory) in WAL mode 
 disk, so a power cut or SIGKILL loses nothing that was shown. Resuming folds the
 journal again (:func:`effective_events`), exactly like a replay file.
 
+Every session also has a second durable record, a log file beside the database
+(host/session_log.py), written before each database transaction: a damaged database loses
+no game (host/session_recovery.py checks the two and rebuilds the database from the logs).
+
 >>> store = SessionStore(data_dir() / "sessions.db")                     # doctest: +SKIP
 >>> table = store.create(get_game("jingle-bell-roll"), {"players": ["Ann", "Ben"]})  # doctest: +SKIP
 >>> table.play({"type": "roll", ...})                                     # doctest: +SKIP
@@ -24,8 +28,10 @@ journal again (:func:`effective_events`), exactly like a replay file.
 """
 from __future__ import annotations
 
+import fcntl
 import functools
 import json
+import os
 import re
 import sqlite3
 import time
@@ -33,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from host.session_log import (DATABASE_RIGHT, LOG_BEHIND, UNCONFIRMED, Entry, SessionLog, SessionRecord, closed_line,
+                              compare, entries_line, log_folder)
 from rules.core import Event, Game, RuleError, Session
 
 EVENT, UNDO, NOTE = "event", "undo", "note"
@@ -66,16 +74,6 @@ class StoreError(Exception):
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One journal line: its number in the session, kind, body and wall-clock time."""
-
-    seq: int
-    kind: str
-    body: dict[str, Any]
-    at: float
-
-
-@dataclass(frozen=True)
 class SessionInfo:
     """A row of ``dicewatch run --list``: which game, who, how far."""
 
@@ -106,6 +104,20 @@ def new_session_id(players: Iterable[str], now: float | None = None) -> str:
 
 
 OUR_TABLES = {"sessions", "journal"}
+LOCK_FILE = ".lock"
+
+
+def lock_logs(folder: Path, exclusive: bool) -> int | None:
+    """Lock the log folder: shared by every open store, exclusive for a repair (which must not
+    rewrite a log that a running box is appending to). The file descriptor, or None when an
+    exclusive lock is not to be had now."""
+    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX | fcntl.LOCK_NB) if exclusive else fcntl.LOCK_SH)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def guarded(method):
@@ -129,6 +141,9 @@ class SessionStore:
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.log = SessionLog(log_folder(self.path))
+        self._logs_in_step: set[str] = set()   # sessions whose log is known to match the database
+        self._lock: int | None = None
         try:
             self._db = sqlite3.connect(str(self.path), isolation_level=None)
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -142,9 +157,18 @@ class SessionStore:
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable dicewatch sessions database ({exc})") from None
+        try:
+            self.log.folder.mkdir(exist_ok=True)
+            self._lock = lock_logs(self.log.folder, exclusive=False)
+        except OSError as exc:
+            self._db.close()
+            raise StoreError(f"{self.log.folder}: the sessions' log folder cannot be used ({exc.strerror})") from None
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> "SessionStore":
         return self
@@ -160,13 +184,21 @@ class SessionStore:
         players = session.setup_options.get("players", [])
         base = session_id or new_session_id(players if isinstance(players, list) else [])
         sid, n = base, 1
-        while self._db.execute("SELECT 1 FROM sessions WHERE id=?", (sid,)).fetchone():
+        while self._db.execute("SELECT 1 FROM sessions WHERE id=?", (sid,)).fetchone() or self.log.path(sid).exists():
             n += 1
             sid = f"{base}-{n}"
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT INTO sessions (id, game, setup, created) VALUES (?,?,?,?)",
-                             (sid, game.name, json.dumps(session.setup_options, sort_keys=True), time.time()))
+        record = SessionRecord(sid, game.name, json.loads(json.dumps(session.setup_options, sort_keys=True)),
+                               time.time())
+        self._write_log(lambda: self.log.start(record))
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("INSERT INTO sessions (id, game, setup, created) VALUES (?,?,?,?)",
+                                 (sid, game.name, json.dumps(record.setup, sort_keys=True), record.created))
+        except BaseException:
+            self.log.remove(sid)
+            raise
+        self._logs_in_step.add(sid)
         return StoredSession(self, sid, session, [])
 
     @guarded
@@ -232,6 +264,17 @@ class SessionStore:
         return {"game": row[0], "setup": self._setup(session_id, row[1])}
 
     @guarded
+    def session_record(self, session_id: str) -> SessionRecord:
+        """The session as the database holds it (header, closed, every entry)."""
+        row = self._db.execute("SELECT game, setup, created, closed FROM sessions WHERE id=?",
+                               (session_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no session {session_id!r} in {self.path}")
+        game, setup, created, closed = row
+        return SessionRecord(session_id, game, self._setup(session_id, setup), created, closed,
+                             tuple(self.entries(session_id)))
+
+    @guarded
     def entries(self, session_id: str) -> list[Entry]:
         rows = self._db.execute("SELECT seq, kind, body, at FROM journal WHERE session_id=? ORDER BY seq",
                                 (session_id,)).fetchall()
@@ -268,16 +311,50 @@ class SessionStore:
     def append_all(self, session_id: str, seq: int, steps: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Entry]:
         """Write journal entries ``seq``, ``seq + 1``, ... in one transaction: all of them reach
         the disk, or none (a power cut between a roll and what the box knows of it cannot
-        keep one without the other)."""
+        keep one without the other). The log line goes first (see host/session_log.py)."""
         now = time.time()
         entries = [Entry(seq + i, kind, json.loads(json.dumps(body, sort_keys=True)), now)
                    for i, (kind, body) in enumerate(steps)]
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT INTO journal (session_id, seq, kind, body, at) VALUES (?,?,?,?,?)",
-                                 [(session_id, e.seq, e.kind, json.dumps(e.body, sort_keys=True), e.at)
-                                  for e in entries])
+        self._logged(session_id, entries_line(entries), lambda: self._db.executemany(
+            "INSERT INTO journal (session_id, seq, kind, body, at) VALUES (?,?,?,?,?)",
+            [(session_id, e.seq, e.kind, json.dumps(e.body, sort_keys=True), e.at) for e in entries]))
         return entries
+
+    def _write_log(self, write: Callable[[], Any]) -> Any:
+        try:
+            return write()
+        except OSError as exc:
+            raise StoreError(f"{self.log.folder}: the sessions' log cannot be written ({exc.strerror or exc}); "
+                             "nothing was stored") from None
+
+    def _logged(self, session_id: str, line: dict[str, Any], change: Callable[[], Any]) -> None:
+        """One change: its log line appended (fsync), then ``change`` in one database
+        transaction; a refused transaction takes the line back out of the log."""
+        self._log_in_step(session_id)
+        size = self._write_log(lambda: self.log.append(session_id, line))
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                change()
+        except BaseException:
+            self._write_log(lambda: self.log.cut_back(session_id, size))
+            raise
+
+    def _log_in_step(self, session_id: str) -> None:
+        """Before a session's first write here: its log must match the database (a log from
+        before a kill may hold one batch more, a torn or missing one less; it is written
+        again from the database). Records that disagree otherwise are left for a repair."""
+        if session_id in self._logs_in_step:
+            return
+        record = self.session_record(session_id)
+        reading = self.log.read(session_id) if self.log.path(session_id).exists() else None
+        verdict = compare(record, reading)
+        if verdict not in DATABASE_RIGHT:
+            raise StoreError(f"{self.path}: session {session_id!r}: {verdict} ({self.log.path(session_id)}); the "
+                             "database may be damaged: run dicewatch sessions check --repair")
+        if verdict in (UNCONFIRMED, LOG_BEHIND):
+            self._write_log(lambda: self.log.rewrite(record))
+        self._logs_in_step.add(session_id)
 
     @guarded
     def discard(self, session_id: str) -> bool:
@@ -286,13 +363,15 @@ class SessionStore:
             self._db.execute("BEGIN IMMEDIATE")
             if self._db.execute("SELECT 1 FROM journal WHERE session_id=?", (session_id,)).fetchone():
                 return False
+            self._write_log(lambda: self.log.remove(session_id))
+            self._logs_in_step.discard(session_id)
             return self._db.execute("DELETE FROM sessions WHERE id=?", (session_id,)).rowcount > 0
 
     @guarded
     def mark_closed(self, session_id: str, closed: bool = True) -> None:
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("UPDATE sessions SET closed=? WHERE id=?", (time.time() if closed else None, session_id))
+        when = time.time() if closed else None
+        self._logged(session_id, closed_line(when),
+                     lambda: self._db.execute("UPDATE sessions SET closed=? WHERE id=?", (when, session_id)))
 
 
 class StoredSession:

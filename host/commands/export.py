@@ -23,6 +23,7 @@ from pathlib import Path
 from host.cli import UsageError
 from host.history import known_game, seen_by, to_csv, to_jsonl, whole
 from host.paths import data_dir
+from host.session_recovery import open_checked
 from host.session_store import SessionStore, StoreError
 from rules.core import PUBLIC
 
@@ -67,6 +68,10 @@ def format_list(store: SessionStore) -> str:
     return "\n".join(out)
 
 
+def say(line: str) -> None:
+    print(f"dicewatch export: {line}", file=sys.stderr)
+
+
 def run(args) -> int:
     path = sessions_db(args.sessions)
     if args.sessions is not None and not path.is_file():
@@ -80,7 +85,7 @@ def run(args) -> int:
             print(f"no sessions yet in {path}")
             return 0
         try:
-            with SessionStore(path) as store:
+            with open_checked(path, say) as store:
                 print(format_list(store))
         except StoreError as exc:
             print(f"dicewatch export: {exc}", file=sys.stderr)
@@ -95,7 +100,7 @@ def run(args) -> int:
         print(f"dicewatch export: no sessions stored yet ({path} does not exist)", file=sys.stderr)
         return 1
     try:
-        with SessionStore(path) as store:
+        with open_checked(path, say) as store:
             session_id = args.session
             if session_id == "latest":
                 session_id = store.latest(open_only=False)

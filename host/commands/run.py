@@ -27,7 +27,8 @@ from host.config import ConfigError, DeviceConfig, game_options, load_config
 from host.keys import TerminalKeys
 from host.paths import data_dir, default_config_file
 from host.presenters import TerminalPresenter
-from host.session_store import SessionStore, StoreError
+from host.session_recovery import open_checked
+from host.session_store import StoreError
 from host.table_setup import RunFailed, add_controls, display_flags, fail, load_calibration, make_display
 from rules import get_game
 from rules.core import RuleError
@@ -120,8 +121,8 @@ def open_table(args, doc: dict, config_path: Path | None):
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     players = parse_players(args.players)
-    try:
-        store = SessionStore(data_dir() / "sessions.db")
+    try:  # checked against its logs first: a damaged database is rebuilt from them (host/session_recovery.py)
+        store = open_checked(data_dir() / "sessions.db", lambda line: print(f"dicewatch run: {line}", file=sys.stderr))
     except StoreError as exc:
         fail(str(exc))
     if args.resume:
