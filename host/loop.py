@@ -104,6 +104,7 @@ class TableLoop:
         self.ask_setup = ask_setup
         self._last_status: Status | None = None
         self.light_warned: str | None = None  # the watcher's light warning last shown
+        self.view_warned: str | None = None   # the watcher's camera-view warning last shown
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
         self.plays = table_for(table.game)(self, dict(options or {}), new_seed)
         self._restore_answers()
@@ -889,6 +890,12 @@ class TableLoop:
                 self.status(self.plays.still_light())
         if roll is not None:
             self.on_read(roll)
+        view = getattr(self.watcher, "view_warning", None)   # the camera moved, or is another one
+        if view != self.view_warned and not any(isinstance(item, (Choosing, Checking, Answering))
+                                                for item in self.stack):   # (said once the question is answered)
+            self.view_warned = view
+            if view is not None:
+                self.error("Camera moved?", view)
         if not self.plays.warns_of_light:
             return
         warning = getattr(self.watcher, "light_warning", None)

@@ -16,12 +16,12 @@ import sys
 import warnings
 from pathlib import Path
 
-from host.calibration import calibration_path, load_named
+from host.calibration import calibration_path, load_named, recalibrate_hint
 from host.config import DeviceConfig
 from host.errors import UsageError
 from host.paths import data_dir
 from host.presenters import DevicePresenter
-from vision.calibrate import CalibrationError, view_advice
+from vision.calibrate import CalibrationError, record_advice, view_advice
 
 
 class RunFailed(Exception):
@@ -53,6 +53,8 @@ def load_calibration(name: str, *, command: str = "run"):
     if calibration is not None:
         for advice in view_advice(calibration):
             print(f"dicewatch {command}: tray calibration {calibration.name!r}: {advice}", file=sys.stderr)
+        if record_advice(calibration):
+            print(f"dicewatch {command}: {record_advice(calibration)}: {recalibrate_hint(calibration)}", file=sys.stderr)
         return calibration
     print(f"dicewatch {command}: no tray calibration saved; reading dice on the whole picture "
           "(run 'dicewatch calibrate' with the mat under the camera for better reads)", file=sys.stderr)
@@ -121,3 +123,22 @@ def add_controls(config: DeviceConfig, post, presenters: list, *, command: str =
     if panel is not None:
         presenters.append(panel)
     return devices, panel
+
+
+def learning_watcher(reader, dice_set: str, data, calibration=None, *, overlay_dir=None,
+                     background: bool = True):
+    """The watcher of ``reader`` (host.watcher.dice_reader of ``dice_set``), learning the dice
+    from each roll the table stores when they are a taught set: its ``learner``
+    (vision.learning.TableLearner), which the table loop tells of every roll stored, corrected
+    or undone; pip dice need no teaching and learn nothing. ``background=False``: the learning
+    is done in the loop's thread (benchmarks that must be repeatable)."""
+    from host.watcher import FrameWatcher  # (OpenCV and the dice models: only with dice)
+    from vision import taught
+    learner = None
+    if isinstance(reader, taught.TaughtReader):
+        from vision.learning import TableLearner
+        learner = TableLearner(dice_set, data, reader, background=background)
+    watcher = FrameWatcher(learner.reading() if learner else reader, calibration=calibration,
+                           overlay_dir=overlay_dir)
+    watcher.learner = learner
+    return watcher

@@ -65,6 +65,12 @@ class FrameWatcher:
         self.dice_reads = 0     # ... that showed at least one die
         self.last_settle = None
         self.last_roll = None
+        # With a calibration that recorded the mat's markers: are they still where it saw them?
+        # Looked at on the first frame and again after VIEW_RECHECK_S with nothing settled (a
+        # moved camera never settles: the gate sees a hand where the empty mat should be).
+        self.view_warning: str | None = None    # what is wrong (camera moved, another camera) and the fix
+        self.camera_source: str | None = None   # the camera in use, named in that warning (`dicewatch run`)
+        self._view_checked_at: float | None = None
 
     def __call__(self, frame) -> tuple[str, Any]:
         from vision.settle import HAND, MOVING
@@ -75,6 +81,8 @@ class FrameWatcher:
         self.frames += 1
         settle = self.gate.update(image, timestamp)
         motion = SETTLING if self.gate.state in (MOVING, HAND) else STILL
+        if settle is None and self._view_due(timestamp):
+            self._check_view(image, timestamp)
         if self.exposure is not None and settle is None:
             factor = self.exposure.update(image, timestamp, still=motion == STILL)
             if factor is not None:
@@ -95,6 +103,25 @@ class FrameWatcher:
         if self.overlay_dir is not None and roll.dice:
             self._save_overlay(settle.image, roll)
         return SETTLED, roll
+
+    def _view_due(self, timestamp: float) -> bool:
+        if self.calibration is None or getattr(self.calibration, "markers", None) is None:
+            return False
+        if self._view_checked_at is None:
+            return True
+        settled = self.last_settle.timestamp if self.last_settle is not None else -float("inf")
+        return timestamp - max(self._view_checked_at, settled) >= VIEW_RECHECK_S
+
+    def _check_view(self, image, timestamp: float) -> None:
+        """Look for the mat's markers; set or clear ``view_warning`` (and log either)."""
+        from host.calibration import view_problem
+        self._view_checked_at = timestamp
+        problem = view_problem(self.calibration, image, self.camera_source)
+        if problem and problem != self.view_warning:
+            log.warning("%s", problem)
+        elif problem is None and self.view_warning is not None:
+            log.info("the mat's markers are where calibration %r saw them again", self.calibration.name)
+        self.view_warning = problem
 
     def _expose_first(self, image, timestamp: float) -> bool:
         """Before reading a settled scene: if the light is off and the camera can make up for
@@ -150,4 +177,5 @@ class FrameWatcher:
 
 
 EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed
+VIEW_RECHECK_S = 60.0   # seconds of frames with nothing settled before the mat's markers are looked at again
 

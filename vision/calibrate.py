@@ -9,6 +9,13 @@ so noise and a passing shadow drop out) is kept as the background model.
     calibration = calibrate(frames, name="default")
     calibration.save(folder / "default.json")        # also writes default-background-<hash>.png
     roll = annotate_roll(roll, calibration)           # each Die gets area="rolling"/"keep"/...
+    check_view(calibration, frame).fits               # the mat's markers still where they were?
+
+A calibration also records which camera made it (``camera``: source, backend, frame size)
+and where the empty mat's markers lay in its picture (``markers``), so a camera that has
+moved, or another camera, is noticed (``check_view``) instead of giving reads that never
+settle. Files saved before these were recorded still load (``record_advice`` says to
+calibrate again).
 
 Paths are always given by the caller (vision never decides where files live).
 """
@@ -31,7 +38,8 @@ from vision.durable import flush_to_disk
 from vision.pips import unsharp
 from vision.roll import Roll
 
-SCHEMA = 1
+SCHEMA = 2
+READABLE_SCHEMAS = (1, 2)   # 1: before the camera and the markers were recorded
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_REPROJECTION_PX = 3.0
 
@@ -126,6 +134,8 @@ class Calibration:
     background: np.ndarray | None = None  # BGR, frame_size
     reprojection_px: float = 0.0          # mean marker-corner error, pixels
     created: str = ""
+    camera: dict | None = None            # {"source", "backend", "frame_size"}: who made it (None: not recorded)
+    markers: dict | None = None           # marker id -> 4x2 corners (pixels) in the empty mat's picture
 
     @property
     def layout(self) -> mat_module.MatLayout:
@@ -228,8 +238,12 @@ class Calibration:
         background = None
         if self.background is not None:
             background = cv2.resize(self.background, (width, height), interpolation=cv2.INTER_AREA)
+        markers = None
+        if self.markers is not None:
+            w0, h0 = self.frame_size
+            markers = {mid: np.asarray(c, np.float64) * (width / w0, height / h0) for mid, c in self.markers.items()}
         return replace(self, frame_size=(width, height), image_to_mat=self._for_frame(width, height),
-                       background=background)
+                       background=background, markers=markers)
 
     # -------------------------------------------------------------------- files
 
@@ -237,7 +251,10 @@ class Calibration:
         return {"schema": SCHEMA, "name": self.name, "mat": self.paper, "frame_size": list(self.frame_size),
                 "image_to_mat": [[float(v) for v in row] for row in self.image_to_mat],
                 "mm_per_pixel": round(self.mm_per_pixel, 5), "reprojection_px": round(self.reprojection_px, 3),
-                "background": background_file, "created": self.created}
+                "background": background_file, "created": self.created, "camera": self.camera,
+                "markers": None if self.markers is None else
+                {str(mid): [[round(float(v), 2) for v in corner] for corner in corners]
+                 for mid, corners in sorted(self.markers.items())}}
 
     def save(self, path: str | Path) -> Path:
         """Write ``path`` (JSON) and, if there is a background, ``<stem>-background-<hash>.png``
@@ -289,16 +306,22 @@ class Calibration:
             raise CalibrationError(f"{path}: no such calibration file") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CalibrationError(f"{path}: not a calibration file (expected JSON): {exc}") from None
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise CalibrationError(f"{path}: expected a calibration with \"schema\": {SCHEMA}")
+        if not isinstance(data, dict) or data.get("schema") not in READABLE_SCHEMAS:
+            raise CalibrationError(f"{path}: expected a calibration with \"schema\": "
+                                   f"{' or '.join(map(str, READABLE_SCHEMAS))}")
         try:
             matrix = np.array(data["image_to_mat"], np.float64)
             frame_size = tuple(int(v) for v in data["frame_size"])
             paper = str(data["mat"])
-            if matrix.shape != (3, 3) or len(frame_size) != 2 or paper not in mat_module.PAPER_MM:
-                raise ValueError("image_to_mat must be 3x3, frame_size [w, h], mat one of "
+            if (matrix.shape != (3, 3) or len(frame_size) != 2 or paper not in mat_module.PAPER_MM
+                    or not np.isfinite(matrix).all() or abs(np.linalg.det(matrix)) < 1e-12):
+                raise ValueError("image_to_mat must be an invertible 3x3 of numbers, frame_size [w, h], mat one of "
                                  + ", ".join(mat_module.PAPER_MM))
-        except (KeyError, TypeError, ValueError) as exc:
+            if not all(MIN_FRAME_SIDE <= v <= MAX_FRAME_SIDE for v in frame_size):
+                raise ValueError(f"frame_size {list(frame_size)}: expected a camera picture, "
+                                 f"{MIN_FRAME_SIDE} to {MAX_FRAME_SIDE} pixels a side")
+            camera, markers = _camera_record(data.get("camera")), _marker_record(data.get("markers"), paper)
+        except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
             raise CalibrationError(f"{path}: broken calibration ({exc})") from None
         background = None
         if data.get("background"):
@@ -307,9 +330,40 @@ class Calibration:
             if background is None:
                 raise CalibrationError(f"{image_path}: the calibration's background image is missing or unreadable; "
                                        "calibrate again")
+            if background.shape[1::-1] != frame_size:
+                raise CalibrationError(f"{image_path}: the background is {background.shape[1]}x{background.shape[0]}, "
+                                       f"the calibration's frames {frame_size[0]}x{frame_size[1]}; calibrate again")
         return cls(name=str(data.get("name", path.stem)), paper=paper, frame_size=frame_size, image_to_mat=matrix,
                    background=background, reprojection_px=float(data.get("reprojection_px", 0.0)),
-                   created=str(data.get("created", "")))
+                   created=str(data.get("created", "")), camera=camera, markers=markers)
+
+
+MIN_FRAME_SIDE, MAX_FRAME_SIDE = 16, 20000   # pixels: a calibration's frame_size must be a picture
+
+
+def _camera_record(value) -> dict | None:
+    """The ``camera`` of a calibration file: {"source": str, "backend": str, "frame_size": [w, h]} or null."""
+    if value is None:
+        return None
+    if (not isinstance(value, dict) or not isinstance(value.get("source"), str)
+            or not isinstance(value.get("backend"), str)):
+        raise ValueError("camera: expected {\"source\": ..., \"backend\": ..., \"frame_size\": [w, h]}")
+    return {"source": value["source"], "backend": value["backend"],
+            "frame_size": [int(v) for v in value.get("frame_size") or ()]}
+
+
+def _marker_record(value, paper: str) -> dict | None:
+    """The ``markers`` of a calibration file: {"id": 4 [x, y] corners} for the mat's four markers, or null."""
+    if value is None:
+        return None
+    wanted = {mid for mid, _ in mat_module.layout(paper).markers}
+    if not isinstance(value, dict) or {int(k) for k in value} != wanted:
+        raise ValueError(f"markers: expected the corners of the {paper} mat's markers "
+                         f"{', '.join(map(str, sorted(wanted)))}")
+    markers = {int(k): np.array(v, np.float64) for k, v in value.items()}
+    if any(c.shape != (4, 2) or not np.isfinite(c).all() for c in markers.values()):
+        raise ValueError("markers: expected four [x, y] corners per marker")
+    return markers
 
 
 def _remove_old_backgrounds(path: Path, keep: str | None) -> None:
@@ -383,9 +437,86 @@ def calibrate(frames: Iterable[np.ndarray], *, name: str = "default", background
             stack.append(frame)
     background = np.median(np.stack(stack), axis=0).astype(np.uint8) if len(stack) > 1 else first.copy()
     h, w = first.shape[:2]
+    markers = {mid: found[mid] for mid, _ in layout.markers}
     return Calibration(name=name, paper=layout.paper, frame_size=(w, h), image_to_mat=matrix, background=background,
                        reprojection_px=reprojection,
-                       created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                       created=datetime.now(timezone.utc).isoformat(timespec="seconds"), markers=markers)
+
+
+# ------------------------------------------------------------------ is this still the calibrated view?
+
+MOVED_MIN_PX = 5.0         # markers further than this from where they were: the camera (or mat) moved ...
+MOVED_FRACTION = 0.01      # ... or this fraction of the frame's diagonal, whichever is more
+
+
+@dataclass(frozen=True)
+class ViewCheck:
+    """What a frame says about a calibration: ``verdict`` is "fits", "moved" (the markers are
+    elsewhere), "other-size" (a picture of another shape: another camera or frame size),
+    "other-mat", "no-markers" (none of the mat's markers in view) or "unrecorded" (a file
+    saved before the markers were recorded: cannot tell). ``message`` says it for people."""
+
+    verdict: str
+    message: str
+    found: int = 0                 # of the mat's four markers, seen in the frame
+    offset_px: float | None = None  # median distance of their corners from where they were
+
+    @property
+    def fits(self) -> bool:
+        return self.verdict in ("fits", "unrecorded")
+
+
+def marker_offset(expected: dict, found: dict) -> float | None:
+    """Median distance (pixels) between the corners of the markers in both, None if none is."""
+    common = sorted(set(expected) & set(found))
+    if not common:
+        return None
+    gaps = np.concatenate([np.linalg.norm(np.asarray(found[m]) - np.asarray(expected[m]), axis=1) for m in common])
+    return float(np.median(gaps))
+
+
+def moved_tolerance(frame_size: tuple[int, int]) -> float:
+    return max(MOVED_MIN_PX, MOVED_FRACTION * math.hypot(*frame_size))
+
+
+def check_view(calibration: Calibration, image: np.ndarray) -> ViewCheck:
+    """Whether ``image`` (a frame of the camera in use) shows the mat's markers where the
+    calibration saw them."""
+    h, w = image.shape[:2]
+    w0, h0 = calibration.frame_size
+    name = calibration.name
+    if abs(w / h - w0 / h0) > 0.01:
+        return ViewCheck("other-size", f"calibration {name!r} was made for {w0}x{h0} frames; this camera gives "
+                                       f"{w}x{h} (another camera or frame size)")
+    if calibration.markers is None:
+        return ViewCheck("unrecorded", record_advice(calibration) or "")
+    expected = calibration.for_frame_size(w, h).markers
+    found = find_markers(image)
+    ours = {mid: c for mid, c in found.items() if mid in expected}
+    if not ours:
+        others = sorted(mid for mid in found if any(first <= mid < first + 4 for first in mat_module.FIRST_ID.values()))
+        if others:
+            return ViewCheck("other-mat", f"the markers in view ({', '.join(map(str, others))}) are of another mat "
+                                          f"than calibration {name!r}'s {calibration.paper} mat")
+        return ViewCheck("no-markers", f"none of the {calibration.paper} mat's four corner markers is in view "
+                                       f"(calibration {name!r}): is the camera pointed at the mat, the mat uncovered?")
+    offset = marker_offset(expected, ours)
+    seen = f"{len(ours)} of 4 markers seen"
+    if offset > moved_tolerance((w, h)):
+        return ViewCheck("moved", f"the mat's markers are {offset:.0f} px from where calibration {name!r} saw them "
+                                  f"({seen}): the camera or the mat has moved, or this is another camera",
+                         len(ours), offset)
+    return ViewCheck("fits", f"the mat's markers are where calibration {name!r} saw them ({seen}, "
+                             f"{offset:.1f} px off)", len(ours), offset)
+
+
+def record_advice(calibration: Calibration) -> str | None:
+    """One line for a calibration saved before the camera and the mat's markers were
+    recorded (None for a newer one)."""
+    if calibration.markers is not None:
+        return None
+    return (f"calibration {calibration.name!r} was saved by an older dicewatch that did not record the camera "
+            "and where the mat's markers lay, so a moved camera cannot be noticed; calibrate again")
 
 
 def camera_slant_deg(mat_to_image: np.ndarray, frame_size: tuple[int, int]) -> float:

@@ -69,11 +69,16 @@ def settled_frames(args: argparse.Namespace):
         yield name, _failing(ImageError(name, _reason(exc, name)))
         return
     frames = settles = 0
+    view = ViewWatch(calibration)
     with source:
         gate = None
         try:
             for image, timestamp in source:
                 frames += 1
+                problem = view.problem(image)
+                if problem:
+                    yield name, _failing(ImageError(name, problem))
+                    return
                 if gate is None:
                     if calibration is not None and calibration.background is not None:
                         h, w = image.shape[:2]
@@ -93,6 +98,33 @@ def settled_frames(args: argparse.Namespace):
     if not settles:  # not an error (nothing was rolled), but never silence
         print(f"dicewatch read: {name}: no roll settled in its {frames} frames (dice are read once they "
               f"have lain still for {SettleGate().window:g} s with no hand in view)", file=sys.stderr)
+
+
+VIEW_FRAMES = 30   # frames of a video looked at for the mat's markers before giving up
+
+
+class ViewWatch:
+    """The first frames of a video against the calibration: ``problem(image)`` is what is
+    wrong once a frame shows it (markers moved, another camera, no mat in the first
+    VIEW_FRAMES frames), else None. Frames after a verdict are not looked at."""
+
+    def __init__(self, calibration):
+        self.calibration, self.looked, self.done = calibration, 0, calibration is None
+
+    def problem(self, image) -> str | None:
+        if self.done:
+            return None
+        from vision.calibrate import check_view
+        from host.calibration import recalibrate_hint
+        self.looked += 1
+        check = check_view(self.calibration, image)
+        if check.verdict == "no-markers" and self.looked < VIEW_FRAMES:
+            return None
+        self.done = True
+        if check.fits:
+            return None
+        return (f"the calibration does not fit these frames: {check.message}. "
+                f"{recalibrate_hint(self.calibration)}")
 
 
 def _reason(exc: Exception, name: str) -> str:
@@ -117,13 +149,17 @@ def load_calibration(args: argparse.Namespace):
         return None
     loaded = getattr(args, "_loaded_calibration", _UNLOADED)
     if loaded is _UNLOADED:
-        from host.calibration import load_named
+        from host.calibration import load_named, recalibrate_hint
         from vision.calibrate import CalibrationError
+        from vision.calibrate import record_advice
         try:
             loaded = load_named(name)
         except CalibrationError as exc:
             raise UsageError(f"--calibration: {exc}") from None
         args._loaded_calibration = loaded
+        advice = record_advice(loaded)
+        if advice:
+            print(f"dicewatch read: {advice}: {recalibrate_hint(loaded)}", file=sys.stderr)
     return loaded
 
 
@@ -133,10 +169,12 @@ def frames_for(args: argparse.Namespace, photos):
     pairs = settled_frames(args) if streaming(args) else photos
     calibration = load_calibration(args)
     for label, load in pairs:
-        yield label, (load if calibration is None else _checked(label, load, calibration))
+        yield label, (load if calibration is None else _checked(label, load, calibration, photo=not streaming(args)))
 
 
-def _checked(label: str, load, calibration):
+def _checked(label: str, load, calibration, photo: bool):
+    """``load`` refusing a frame of another shape, and a photo whose mat is not where the
+    calibration saw it (a video's first frames are looked at in ``settled_frames``)."""
     def checked_load():
         from vision.calibrate import CalibrationError
         from vision.reader import ImageError
@@ -145,6 +183,10 @@ def _checked(label: str, load, calibration):
             calibration.for_frame_size(frame.shape[1], frame.shape[0])
         except CalibrationError as exc:
             raise ImageError(label, str(exc)) from None
+        if photo:
+            problem = ViewWatch(calibration).problem(frame)
+            if problem:
+                raise ImageError(label, problem.replace("these frames", "this photo"))
         return frame
     return checked_load
 

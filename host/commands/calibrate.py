@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 
 import cv2
 
-from host.calibration import calibration_path, check_name
+from host.calibration import calibration_path, camera_record, check_name
 from host.cli import UsageError
-from vision.calibrate import DIE_MM, CalibrationError, calibrate, view_advice
+from vision.calibrate import DIE_MM, Calibration, CalibrationError, calibrate, marker_offset, moved_tolerance, view_advice
 
 NAME = "calibrate"
 HELP = "find the tray mat's markers and save the calibration (top-down view, scale, background)"
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except (SourceError, CalibrationError) as exc:
         print(f"dicewatch calibrate: {exc}", file=sys.stderr)
         return 1
+    calibration = replace(calibration, camera=camera_record(str(spec), spec.kind, calibration.frame_size))
+    print(compared_with_saved(calibration, calibration_path(name)), file=sys.stderr)
     try:
         path = calibration.save(calibration_path(name))
     except CalibrationError as exc:
@@ -90,3 +93,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"the picture is soft (the markers' edges are blurred by about {calibration.edge_blur_px():.1f} px): "
               "dice will be found, but focus the lens on the mat for the surest reads", file=sys.stderr)
     return 0
+
+
+def compared_with_saved(calibration: Calibration, path: Path) -> str:
+    """One line on what changed since the calibration saved under this name (the camera moved,
+    another camera, or the same view), so a recalibration says why it was needed."""
+    if not path.is_file():
+        return f"no calibration {calibration.name!r} saved before: a new one"
+    try:
+        old = Calibration.load(path)
+    except CalibrationError as exc:
+        return f"the calibration saved before could not be read ({exc}); replacing it"
+    before, now = (old.camera or {}).get("source"), (calibration.camera or {}).get("source")
+    camera = f" (it was made with {before}, this is {now})" if before and before != now else ""
+    if old.markers is None:
+        return f"replacing calibration {old.name!r} of {old.created or 'an older dicewatch'}, which had no record " \
+               f"of its camera and markers{camera}"
+    if tuple(old.frame_size) != tuple(calibration.frame_size):
+        return (f"replacing calibration {old.name!r}: it was made with {old.frame_size[0]}x{old.frame_size[1]} frames, "
+                f"these are {calibration.frame_size[0]}x{calibration.frame_size[1]}{camera}")
+    offset = marker_offset(old.markers, calibration.markers or {})
+    if offset is not None and offset > moved_tolerance(calibration.frame_size):
+        return f"replacing calibration {old.name!r}: the mat's markers lie {offset:.0f} px from where they were " \
+               f"(the camera or the mat has moved){camera}"
+    return f"replacing calibration {old.name!r}: the camera sees the mat as before ({offset or 0:.1f} px off){camera}"

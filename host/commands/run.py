@@ -233,6 +233,8 @@ def play(args) -> int:
             give_up(str(exc))
         presenters.append(web)
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir) if reader else None
+    if watcher is not None:
+        watcher.camera_source = config.camera   # named when the mat is not where the calibration saw it
     loop = TableLoop(table, presenters=presenters, watcher=watcher,
                      confidence=config.confidence, retry_max=config.camera_retry_max,
                      **games.loop_arguments(game.name, args, box_options))
