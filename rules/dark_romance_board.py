@@ -125,7 +125,7 @@ def _check_side(side: str, rows: Any) -> dict[str, dict[str, str]]:
                                  f"got {coin!r}")
             checked[row][column] = coin_id(coin)
     _check_text_rules(side, checked)
-    return checked
+    return {row: cells for row, cells in checked.items() if cells}
 
 
 def _check_text_rules(side: str, rows: Mapping[str, Mapping[str, str]]) -> None:
