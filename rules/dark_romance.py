@@ -383,8 +383,6 @@ def _player(state: State, event: Mapping[str, Any], whose: int | None = None) ->
 def _role(state: State, event: Mapping[str, Any]) -> State:
     _expect_phase(state, ("roles",), "entering a role")
     player = _player(state, event)
-    if state.seed is not None:
-        raise RuleError("the box has dealt the roles already")
     role = role_id(event.get("role"))
     if role not in state.rules.roles:   # the message must not repeat what was entered
         raise RuleError(f"that is not a role of scenario {state.rules.scenario}; its roles: "
@@ -475,6 +473,8 @@ def _visit(state: State, event: Mapping[str, Any]) -> State:
     _expect_phase(state, ("scene", "after"), "visiting a courtier")
     player = _player(state, event, state.active)
     courtier = state.rules.courtier(event.get("courtier"))
+    if courtier.effect == "push" and not state.positions:
+        raise RuleError(f"the {courtier.name} pushes a coin, and every coin is in the Center")
     pay = event.get("pay", list(courtier.cost) if courtier.cost else None)
     if not isinstance(pay, list) or not pay or any(symbol not in CATEGORIES for symbol in pay):
         raise RuleError(f"the {courtier.name}'s cost is not in the rulebook: say what you paid, a list of symbols "
@@ -735,6 +735,8 @@ def _visits(state: State) -> tuple[dict, ...]:
     name, have = state.players[state.active], state.uncovered(state.active)
     choices = []
     for courtier in state.rules.courtiers:
+        if courtier.effect == "push" and not state.positions:
+            continue
         for pay in ([list(courtier.cost)] if courtier.cost else payments(have)):
             if all(pay.count(c) <= have[i] for i, c in enumerate(CATEGORIES)):
                 choices.append({"type": "visit", "player": name, "courtier": courtier.name, "pay": pay})
