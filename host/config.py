@@ -187,7 +187,7 @@ def load_config(path: Path | str | None) -> tuple[dict[str, Any], DeviceConfig]:
 
 def known_tables() -> list[str]:
     """The config file's tables: [device], [dice.<set>], and one per game the box knows."""
-    return ["device", "dice", *game_names()]
+    return ["device", "dice", "box", *game_names()]   # [box]: host/mqtt/box.py
 
 
 def check_tables(doc: dict[str, Any], path: Path | str) -> None:

@@ -42,6 +42,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--web", metavar="[HOST:]PORT",
                         help="serve the phone page while the demo plays, and the finished game until Ctrl-C "
                              "(PORT alone: this machine only, 127.0.0.1)")
+    parser.add_argument("--publish", metavar="URL",
+                        help="publish the demo's table to an MQTT broker: mqtt://[USER:PASS@]HOST[:PORT]/PREFIX "
+                             "(the box's name: the config's [box] name, else this machine's)")
     parser.add_argument("--pace", type=float, metavar="SECONDS",
                         help="with --web: seconds between stored events, so a person can watch (default 1; 0 for tests)")
 
@@ -76,12 +79,40 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     size = parse_size(args.size)
     web = web_address(args)
+    publish = publish_presenter(args)
     out = prepare_out(args.out)
     if out is None:
         return 1
-    if web is None:
-        return games.demo_for(args.game)(args, size, out)
-    return with_web(args, size, out, web)
+    from host import demo_table
+    if publish is not None:   # the demo's loop tells it of each stored event, like the phone page
+        demo_table.EXTRA_PRESENTERS.append(publish)
+    try:
+        if web is None:
+            return games.demo_for(args.game)(args, size, out)
+        return with_web(args, size, out, web)
+    finally:
+        if publish is not None:
+            demo_table.EXTRA_PRESENTERS.remove(publish)
+
+
+def publish_presenter(args):
+    """--publish URL as the presenter that publishes the demo's table, or None (a usage error
+    says what was expected)."""
+    if not getattr(args, "publish", None):
+        return None
+    from host.config import ConfigError, load_config
+    from host.mqtt.box import box_settings, broker_of, publishing
+    from host.paths import default_config_file
+    try:
+        broker = broker_of(args.publish)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        path = default_config_file()
+        name, _ = box_settings(load_config(path)[0], path)
+    except ConfigError as exc:
+        raise UsageError(f"--publish: the box's name: {exc}") from None
+    return publishing(broker, name)
 
 
 def web_address(args) -> tuple[str, int] | None:

@@ -66,6 +66,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--web", metavar="[HOST:]PORT",
                         help="serve the phone page (PORT alone: this machine only, 127.0.0.1; another address "
                              "asks for the table PIN printed at start)")
+    parser.add_argument("--publish", metavar="URL",
+                        help="publish the table to an MQTT broker for a league: mqtt://[USER:PASS@]HOST[:PORT]/PREFIX "
+                             "(mqtts:// for TLS; default: the config's [box] publish)")
     games.add_setup_arguments(parser, NAME)
 
 
@@ -185,8 +188,15 @@ def play(args) -> int:
             web_address = parse_address(args.web)
         except ValueError as exc:
             raise UsageError(f"--web: {exc}") from None
+    if args.publish:
+        from host.mqtt.box import broker_of  # (MQTT: only with --publish)
+        try:
+            broker_of(args.publish)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         doc, config, config_path = settings(args)
+        publish = box_publishing(args, doc, config_path)
     except ConfigError as exc:
         fail(str(exc))
     display = make_display(config)  # before the session: a display that cannot work starts no game
@@ -232,6 +242,8 @@ def play(args) -> int:
         except OSError as exc:
             give_up(str(exc))
         presenters.append(web)
+    if publish is not None:
+        presenters.append(publish)
     watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir) if reader else None
     if watcher is not None:
         watcher.camera_source = config.camera   # named when the mat is not where the calibration saw it
@@ -275,3 +287,16 @@ def play(args) -> int:
     print(f"dicewatch run: stopped; session {table.id} saved "
           f"({'game over' if ended else 'resume with --resume'})", file=sys.stderr)
     return 0
+
+
+def box_publishing(args, doc: dict, config_path):
+    """The presenter publishing to --publish (else the config's [box] publish), or None."""
+    from host.mqtt.box import box_settings, broker_of, publishing  # (MQTT: see above)
+    name, url = box_settings(doc, config_path)
+    url = args.publish or url
+    if not url:
+        return None
+    try:
+        return publishing(broker_of(url, "--publish" if args.publish else "[box] publish"), name)
+    except ValueError as exc:
+        raise ConfigError(config_path or "<config>", str(exc)) from None
