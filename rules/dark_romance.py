@@ -195,7 +195,7 @@ def _check_scenario(value: Any) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or value not in SCENARIOS:
-        raise ValueError(f"expected a scenario number from 1 to {SCENARIOS[-1]}, got {value!r}")
+        raise ValueError(f"expected a whole number from 1 to {SCENARIOS[-1]}, got {value!r}")
     return value
 
 
