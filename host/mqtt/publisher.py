@@ -332,7 +332,8 @@ class _Work:
     def disconnected(self, reason) -> None:
         self.publisher.connected = False
         self.rewind_all()
-        self.say_outage(f"lost the broker ({reason})")
+        if not self.publisher._stopping.is_set():
+            self.say_outage(f"lost the broker ({reason})")
 
     def say_outage(self, why: str) -> None:
         self.publisher.failure = why

@@ -53,15 +53,16 @@ def wait_port(port: int, timeout: float = 10.0) -> None:
 class Mosquitto:
     """One broker process. ``extra`` lines go into its config (password_file, acl_file...)."""
 
-    def __init__(self, folder: Path, *, extra: str = "", anonymous: bool = True):
+    def __init__(self, folder: Path, *, extra: str = "", anonymous: bool = True, port: int | None = None):
         self.binary = need_mosquitto()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = port or free_port()
         self.conf = self.folder / "mosquitto.conf"
         self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous {'true' if anonymous else 'false'}\n"
                              f"persistence true\npersistence_location {self.folder}/\n"
-                             f"max_queued_messages 100000\n{extra}\n")
+                             f"max_queued_messages 100000\n{extra}\n"
+                             + ("user root\n" if os.geteuid() == 0 else ""))   # (else it reads no file of ours)
         self.process: subprocess.Popen | None = None
         self.start()
 

@@ -1,0 +1,164 @@
+"""The league: standings by each scoring, a malformed or forged message logged and ignored, its
+store rebuilt after a restart, the page and the command line; and the example Mosquitto ACL
+(a box writes only its own topics, the league only reads and asks again)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from host.cli import main
+from host.league.follower import League
+from host.league.standings import TableResult, parse_scoring, standings
+from host.league.web import make_app
+from host.mqtt.broker import make_client, parse_broker_url
+from host.mqtt.messages import encode
+from tests.host.mosquitto import Mosquitto, need_mosquitto
+
+
+def standing(players, points, winners, over=True):
+    return {"players": players, "points": points, "winners": winners, "over": over}
+
+
+RESULTS = [TableResult("a/1", "pig", standing(["Ann", "Ben", "Cy"], [30, 12, 12], ["Ann"])),
+           TableResult("b/1", "pig", standing(["Ann", "Ben"], [20, 20], ["Ann", "Ben"])),
+           TableResult("c/1", "jingle-bell-roll", standing(["Ben", "Cy"], [61, 81], ["Cy"])),
+           TableResult("d/1", "pig", standing(["Dee", "Eve"], [3, 9], [], over=False))]
+
+
+def test_standings_by_wins_draws_and_losses():
+    out = standings(RESULTS, parse_scoring("3/1/0"))
+    assert out["overall"][0] == {"player": "Ann", "played": 2, "wins": 2, "points": 50, "score": 4}
+    assert [r["player"] for r in out["overall"]] == ["Ann", "Cy", "Ben"]   # Cy 3 (1 win), Ben 1 (a shared win)
+    assert out["games"]["pig"][1] == {"player": "Ben", "played": 2, "wins": 1, "points": 32, "score": 1}
+    assert out["live"] == [{"table": "d/1", "game": "pig", "players": ["Dee", "Eve"], "points": [3, 9]}]
+    assert (out["finished"], out["tables"]) == (3, 4)
+
+
+def test_standings_by_rank():
+    out = standings(RESULTS[:1], parse_scoring("rank:10/6/4"))
+    assert [(r["player"], r["score"]) for r in out["overall"]] == [("Ann", 10), ("Ben", 6), ("Cy", 6)]  # level: share
+    with pytest.raises(ValueError, match="W/D/L"):
+        parse_scoring("3/1")
+    with pytest.raises(ValueError, match="rank:"):
+        parse_scoring("rank:x")
+
+
+def entry(seq, prev, *, table="kitchen/s1", over=False, points=(0, 0), **changes):
+    message = {"table": table, "box": table.split("/")[0], "session": table.split("/")[1], "game": "pig",
+               "seq": seq, "prev": prev, "at": 1.0, "kind": "event", "event": {"type": "roll"},
+               "standing": standing(["Ann", "Ben"], list(points), ["Ann"] if over else [], over)}
+    message.update(changes)
+    return encode(message)
+
+
+def test_malformed_and_forged_messages_are_logged_and_ignored(tmp_path, caplog):
+    league = League(parse_broker_url("mqtt://127.0.0.1/club"), tmp_path / "league.db", parse_scoring("3/1/0"))
+    topic = "club/tables/kitchen/s1/events"
+    bad = [(topic, b"\xff\xfe"), (topic, b"[1, 2]"), (topic, b"{"), (topic, entry(0, 0)),
+           (topic, entry(2, 5)), (topic, entry(1, 0, kind="cheat")),
+           (topic, entry(1, 0, standing={"players": ["Ann"], "points": [1, 2], "winners": [], "over": False})),
+           ("club/tables/kitchen/s1/events", entry(1, 0, table="attic/s1")),      # forged: another box's table
+           ("club/tables/kitchen/online", encode({"box": "attic", "online": True})),
+           ("club/tables/kitchen/s1/state", encode({"table": "kitchen/s1", "last": "many"})),
+           ("club/elsewhere", b"{}")]
+    for where, payload in bad:
+        league._on_message(None, None, type("Message", (), {"topic": where, "payload": payload})())
+    assert league.ignored == len(bad) and league.tables == {}
+    assert "forged" not in caplog.text and "names table 'attic/s1' but came on kitchen/s1's topic" in caplog.text
+    for seq, prev in ((1, 0), (2, 1), (2, 1), (4, 3)):                     # one twice, one after a hole
+        league.take(topic, entry(seq, prev, points=(seq, 0), over=seq == 4))
+    assert league.snapshot()["missing"] == ["kitchen/s1"]
+    league.take(topic, entry(3, 2))                                         # the hole filled
+    assert league.tables["kitchen/s1"].complete == 4 and league.snapshot()["missing"] == []
+    league.store.close()
+    again = League(parse_broker_url("mqtt://127.0.0.1/club"), tmp_path / "league.db", parse_scoring("3/1/0"))
+    assert len(again.tables["kitchen/s1"].prevs) == 4                       # rebuilt from its store, once each
+    assert again.snapshot()["overall"][0] == {"player": "Ann", "played": 1, "wins": 1, "points": 4, "score": 3}
+    page = TestClient(make_app(again))
+    assert "Ann" in page.get("/").text and page.get("/api/standings").json()["finished"] == 1
+    again.store.close()
+
+
+def test_league_command_usage_errors(capsys):
+    for argv, said in [(["league", "--broker", "http://x/p"], "--broker: expected mqtt://"),
+                       (["league", "--broker", "mqtt://x/p", "--scoring", "3/1"], "--scoring: expected W/D/L"),
+                       (["league", "--broker", "mqtt://x/p", "--json", "--web", "8090"], "one or the other"),
+                       (["league", "--broker", "mqtt://x/p", "--web", "x:y"], "--web: expected"),
+                       (["run", "--publish", "mqtt://x/p+"], "--publish: the topic prefix"),
+                       (["demo", "--publish", "mqtts://h/p?ca=/nope"], "--publish: ca=/nope: no such file")]:
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+
+
+ACL = """user league
+topic read club/tables/#
+topic write club/resend/#
+
+pattern write club/tables/%u/#
+pattern read club/resend/%u
+"""
+
+
+def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
+    need_mosquitto()
+    passwords = tmp_path / "passwords"
+    passwords.write_text("")
+    for user, password in (("kitchen", "k-pass"), ("attic", "a-pass"), ("league", "l-pass")):
+        subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
+    (tmp_path / "acl").write_text(ACL)
+    broker = Mosquitto(tmp_path / "broker", anonymous=False,
+                       extra=f"password_file {passwords}\nacl_file {tmp_path / 'acl'}")
+    seen = []
+    league = make_client(parse_broker_url(broker.url("club", "league:l-pass")), "league")
+    league.on_connect = lambda c, u, f, r, p: c.subscribe("club/#", qos=1)
+    league.on_message = lambda c, u, m: seen.append((m.topic, m.payload))
+    league.connect("127.0.0.1", broker.port)
+    league.loop_start()
+    refused = []
+    try:
+        kitchen = make_client(parse_broker_url(broker.url("club", "kitchen:k-pass")), "kitchen")
+        kitchen.connect("127.0.0.1", broker.port)
+        kitchen.loop_start()
+        time.sleep(0.5)
+        kitchen.publish("club/tables/kitchen/s1/events", b"mine", qos=1).wait_for_publish(3)
+        kitchen.publish("club/tables/attic/s1/events", b"forged", qos=1).wait_for_publish(3)
+        kitchen.publish("club/resend/attic", b"not mine to ask", qos=1).wait_for_publish(3)
+        league.publish("club/tables/kitchen/s1/events", b"the league writes no table", qos=1).wait_for_publish(3)
+        wrong = make_client(parse_broker_url(broker.url("club", "attic:k-pass")), "intruder")
+        wrong.on_connect = lambda c, u, f, r, p: refused.append(r.is_failure)
+        wrong.connect("127.0.0.1", broker.port)
+        wrong.loop_start()
+        time.sleep(1.0)
+        wrong.loop_stop()
+        kitchen.loop_stop()
+    finally:
+        league.loop_stop()
+        broker.stop()
+    assert seen == [("club/tables/kitchen/s1/events", b"mine")]
+    assert refused and all(refused)          # a wrong password is refused
+
+
+def test_league_json_against_a_real_broker(tmp_path):
+    need_mosquitto()
+    broker = Mosquitto(tmp_path / "broker")
+    try:
+        box = make_client(parse_broker_url(broker.url("club")), "kitchen")
+        box.connect("127.0.0.1", broker.port)
+        box.loop_start()
+        state = {"table": "kitchen/s1", "box": "kitchen", "session": "s1", "game": "pig", "last": 0, "seq": 0,
+                 "standing": standing(["Ann", "Ben"], [30, 12], ["Ann"])}
+        box.publish("club/tables/kitchen/s1/state", encode(state), qos=1, retain=True).wait_for_publish(3)
+        box.loop_stop()
+        done = subprocess.run([sys.executable, "-m", "host.cli", "league", "--broker", broker.url("club"), "--json",
+                               "--wait", "3", "--store", str(tmp_path / "league.db")],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        broker.stop()
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["overall"][0] == {"player": "Ann", "played": 1, "wins": 1, "points": 30, "score": 3}
