@@ -703,7 +703,9 @@ def is_over(state: State) -> bool:
 # -- the seam: choices and views -------------------------------------------------------------------------
 def legal_events(state: State) -> tuple[dict, ...]:
     """Every choice open now, as complete events but the box's deal (the host adds its secret
-    ``seed``). Nothing here depends on a role: the same choices whatever the roles are."""
+    ``seed``). Nothing here depends on a role: the same choices whatever the roles are. So each
+    player is offered every role of the scenario, the one the other player entered too, and
+    that one is refused when entered (two players cannot hold the same card)."""
     active = state.players[state.active]
     if state.phase == "roles":
         choices = [{"type": "role", "player": name, "role": role}

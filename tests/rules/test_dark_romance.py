@@ -226,6 +226,13 @@ def test_two_players_cannot_hold_the_same_card_and_the_error_does_not_name_it():
     assert "one of you entered the wrong card" in str(err.value)
 
 
+def test_every_role_is_offered_whatever_the_other_player_entered():
+    s = session(1)
+    s.play({"type": "role", "player": MARY, "role": "vampire"})
+    offered = [e["role"] for e in GAME.legal_events(s.state)]
+    assert offered == list(s.state.rules.roles) and {e["player"] for e in GAME.legal_events(s.state)} == {EDGAR}
+
+
 def test_the_box_deals_two_different_roles_of_the_scenario_from_its_seed():
     dealt = set()
     for seed in range(60):
