@@ -60,6 +60,7 @@ view, status, scoreboard, ``legal_events`` or an error message.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from dataclasses import dataclass, replace
@@ -101,6 +102,11 @@ def scenario_roles(scenario: int) -> tuple[str, ...]:
 
 def scenario_side(scenario: int) -> str:
     return "tutorial" if scenario == 1 else "advanced"
+
+
+def scene_cards(scenario: int) -> int:
+    """The purple deck's size: the tutorial's leaves out the cards with Manipulation symbols."""
+    return SCENE_CARDS[min(scenario, 2)]
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -298,8 +304,8 @@ def _check_players(players: Any) -> tuple[str, str]:
 
 
 def _checked(option: Option, options: Mapping[str, Any]) -> Any:
-    if option.name not in options or (option.name == "courtiers" and options[option.name] is None):
-        return option.check(option.default) if option.name == "win_board" else option.default
+    if options.get(option.name) is None:
+        return copy.deepcopy(option.default)
     try:
         return option.check(options[option.name])
     except ValueError as exc:
@@ -778,6 +784,7 @@ def view(state: State, viewer: str | None = PUBLIC) -> dict:
         "players": players, "scenario": state.rules.scenario, "side": state.rules.side, "phase": state.phase,
         "game_number": state.rules.game_number, "turn": state.turn, "active": state.players[state.active],
         "reacting": state.players[state.reacting], "spaces": state.rules.spaces,
+        "scene_cards": scene_cards(state.rules.scenario),
         "coins": [{"coin": c, "name": COIN_NAMES[c], "space": state.space(c), "distance": distance(state, c)}
                   for c in state.rules.coins],
         "center": list(state.center), "scene": state.scene,

@@ -150,6 +150,7 @@ def test_each_scenario_sets_up_its_roles_coins_side_and_courtiers(scenario, role
     public = GAME.view_of(state)
     assert [c["coin"] for c in public["coins"]] == list(state.rules.coins)
     assert ("manipulation" in state.rules.coins) == (scenario > 1)
+    assert public["scene_cards"] == (24 if scenario == 1 else 42)
 
 
 def test_the_scenario_card_courtiers_can_be_named():
