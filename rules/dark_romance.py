@@ -377,6 +377,8 @@ def _expect_phase(state: State, phases: tuple[str, ...], doing: str) -> None:
 
 def _player(state: State, event: Mapping[str, Any], whose: int | None = None) -> int:
     name = event.get("player")
+    if name is None:
+        raise RuleError(f'this event needs "player": {" or ".join(state.players)}')
     if name not in state.players:
         raise RuleError(f"{name!r} is not playing; the players are {' and '.join(state.players)}")
     index = state.players.index(name)

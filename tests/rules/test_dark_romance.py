@@ -562,6 +562,7 @@ def test_the_next_game_remembers_the_cells_the_players_read_off_their_board():
 @pytest.mark.parametrize("event, message", [
     ({"type": "kiss"}, "unknown event 'kiss'; expected one of role, draw_roles"),
     ({"type": "scene", "player": "Zed", "category": "words"}, "'Zed' is not playing"),
+    ({"type": "scene", "category": "words"}, 'this event needs "player": Mary or Edgar'),
     ({"type": "react", "player": EDGAR, "coins": ["romance"]}, "not now: a reaction"),
     ({"type": "push", "player": MARY, "coin": "romance"}, "not now: a courtier's effect"),
     ({"type": "win_condition", "role": "count", "against": "vampiress", "coin": "romance"}, "not now"),
