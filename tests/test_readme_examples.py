@@ -9,7 +9,8 @@ folder that mirrors the project root (a symlink to each of its files and folders
 temporary folder, never in the tree) with its own HOME and DICEWATCH_HOME, and must exit 0.
 Later examples may use what earlier ones made (a calibration, a taught set, a demo's sessions).
 
-A block whose first line is a comment `# needs ...` (a camera, a Raspberry Pi, Ctrl-C to stop
+A comment line `#> TEXT` under a command is what the command prints: its output must hold
+TEXT (spaces compared loosely). A block whose first line is a comment `# needs ...` (a camera, a Raspberry Pi, Ctrl-C to stop
 it, or the quick start, which the CI runs itself) is shown to the reader but not run here.
 """
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Block:
 class Example:
     line: int
     command: str
+    prints: tuple[str, ...] = ()        # the `#> ...` lines under it
 
 
 def code_blocks(text: str) -> list[Block]:
@@ -69,10 +71,17 @@ def code_blocks(text: str) -> list[Block]:
 
 
 def commands_of(block: Block) -> list[Example]:
-    """The block's commands: comment lines dropped, lines ending in a backslash joined."""
+    """The block's commands: comment lines dropped, lines ending in a backslash joined, each
+    `#> ...` line kept as what the command above it prints."""
     examples, pending, pending_line = [], "", 0
     for offset, raw in enumerate(block.lines):
         line = raw.strip()
+        if not pending and line.startswith("#>"):
+            if not examples:
+                raise ValueError(f"README.md:{block.line + offset}: '#>' output with no command above it")
+            last = examples[-1]
+            examples[-1] = Example(last.line, last.command, last.prints + (line[2:].strip(),))
+            continue
         if not pending and (not line or line.startswith("#")):
             continue
         if not pending:
@@ -131,16 +140,23 @@ def example_environment(tmp: Path) -> dict[str, str]:
     return env
 
 
+def loosely(text: str) -> str:
+    return " ".join(text.split())
+
+
 def run_example(example: Example, folder: Path, env: dict[str, str]) -> tuple[int, str]:
-    """Run one command as a shell would; its exit status and the end of what it printed."""
+    """Run one command as a shell would; its exit status and what it printed."""
     try:
         result = subprocess.run(["bash", "-o", "pipefail", "-c", example.command], cwd=folder, env=env,
                                 stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                 timeout=COMMAND_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return -1, f"still running after {COMMAND_TIMEOUT_S} s"
-    output = (result.stdout + result.stderr).strip().splitlines()
-    return result.returncode, "\n".join(output[-8:])
+    return result.returncode, (result.stdout + result.stderr).strip()
+
+
+def tail(output: str, lines: int = 8) -> str:
+    return "\n".join(output.splitlines()[-lines:])
 
 
 def failures_of(examples: list[Example], tmp: Path) -> list[str]:
@@ -148,8 +164,12 @@ def failures_of(examples: list[Example], tmp: Path) -> list[str]:
     failed = []
     for example in examples:
         status, output = run_example(example, folder, env)
+        missing = [text for text in example.prints if loosely(text) not in loosely(output)]
         if status != 0:
-            failed.append(f"README.md:{example.line}: `{example.command}` exited {status}:\n{output}")
+            failed.append(f"README.md:{example.line}: `{example.command}` exited {status}:\n{tail(output)}")
+        elif missing:
+            failed.append(f"README.md:{example.line}: `{example.command}` did not print {missing}; it printed:\n"
+                          f"{tail(output)}")
     return failed
 
 
@@ -188,9 +208,12 @@ dicewatch run --camera opencv:0
 
 ```sh
 dicewatch score jingle-bell-roll --dice ... # a placeholder, as the README once had
+#> total 13
 dicewatch place \\
     no-such-card.layout --roll 2,2,3
 dicewatch games --json
+#> "jingle-bell-roll"
+#> a line no command prints
 ```
 
 ```
@@ -206,12 +229,14 @@ def test_the_parser_skips_marked_blocks_joins_lines_and_finds_unlabelled_command
         "dicewatch place  no-such-card.layout --roll 2,2,3",
         "dicewatch games --json",
     ]
-    assert [e.line for e in examples] == [10, 11, 13]
-    assert unlabelled_commands(FAKE_README) == [17]
+    assert [e.line for e in examples] == [10, 12, 14]
+    assert [e.prints for e in examples] == [("total 13",), (), ('"jingle-bell-roll"', "a line no command prints")]
+    assert unlabelled_commands(FAKE_README) == [20]
 
 
 def test_a_broken_example_is_reported_with_its_line(tmp_path):
-    failed = failures_of(runnable_examples(FAKE_README)[:2], tmp_path)
-    assert len(failed) == 2
+    failed = failures_of(runnable_examples(FAKE_README), tmp_path)
+    assert len(failed) == 3
     assert failed[0].startswith("README.md:10: `dicewatch score") and "exited 2" in failed[0]
-    assert failed[1].startswith("README.md:11: `dicewatch place") and "exited 1" in failed[1]
+    assert failed[1].startswith("README.md:12: `dicewatch place") and "exited 1" in failed[1]
+    assert failed[2].startswith("README.md:14: `dicewatch games --json` did not print ['a line no command prints']")
