@@ -3,8 +3,8 @@
 A seeded driver plays only what ``legal_events`` offers (the box's deal gets a seed, as the
 host adds one). The secret property compares twin games that differ only in a role: until
 the end, everything public (the public view, status line, scoreboard, the public view of
-every event, the choices offered) and the other player's own view must be the same, and no
-public output may name either role or hold the deal's seed.
+every event, the choices offered, the error an event gets) and the other player's own view
+must be the same, and no public output may name either role or hold the deal's seed.
 """
 from __future__ import annotations
 
@@ -31,6 +31,22 @@ def completed(board: dict) -> dict:
 
 
 BOARDS = st.sampled_from([STATED, completed(STATED)])
+
+
+ILLEGAL = [{"type": "scene", "player": "Edgar", "category": "feelings"}, {"type": "react", "player": "Mary",
+           "coins": ["romance"]}, {"type": "visit", "player": "Edgar", "courtier": "Healer", "pay": ["deeds"] * 9},
+           {"type": "push", "player": "Mary", "coin": "love"}, {"type": "role", "player": "Zed", "role": "count"},
+           {"type": "draw_roles"}, {"type": "win_condition", "role": "count", "against": "count", "coin": "x"},
+           {"type": "end_turn", "player": "Nobody"}, {"type": "flirt"}]
+
+
+def refusal(session: Session, event: dict) -> str | None:
+    """The error message ``event`` gets now (errors are public), or None when it applies."""
+    try:
+        session.check(event)
+    except RuleError as exc:
+        return str(exc)
+    return None
 
 
 def public_outputs(session: Session) -> list[str]:
@@ -68,10 +84,8 @@ def test_twin_games_differing_in_a_role_look_the_same_to_everyone_without_it(sce
     a, b, c = roles_entered(scenario, rng)
     setup = {"players": PLAYERS, "scenario": scenario, "win_board": board}
     games = {(a, b): Session(GAME, setup), (a, c): Session(GAME, setup), (c, b): Session(GAME, setup)}
-    for (mary, edgar), session in games.items():
-        session.play({"type": "role", "player": "Mary", "role": mary})
-        session.play({"type": "role", "player": "Edgar", "role": edgar})
     base, edgar_differs, mary_differs = games.values()
+    entries = [("Mary", 0), ("Edgar", 1), (None, None)]
     for _ in range(steps):
         if base.state.ended:
             break
@@ -83,6 +97,17 @@ def test_twin_games_differing_in_a_role_look_the_same_to_everyone_without_it(sce
         assert GAME.view_of(mary_differs.state, "Edgar") == GAME.view_of(base.state, "Edgar")
         text = " ".join(outputs)
         assert not any(mentions(text, word) for word in names_of((a, b, c)))
+        tried = rng.choice(ILLEGAL + list(GAME.legal_events(base.state)))
+        said = [refusal(session, tried) for session in games.values()]
+        if tried["type"] != "role":       # the one refusal that depends on a role: the other's card entered
+            assert said[0] == said[1] == said[2]
+        assert not any(mentions(error, word) for error in said if error for word in names_of((a, b, c)))
+        player, index = entries[0]
+        if player is not None:            # the roles first, a different one in each twin
+            entries.pop(0)
+            for roles, session in games.items():
+                session.play({"type": "role", "player": player, "role": roles[index]})
+            continue
         event = next_event(base, rng, None)
         for session in games.values():
             session.play(event)
@@ -157,13 +182,6 @@ def test_undo_is_exact(scenario, seed, steps):
     before_last = fold(GAME, session.setup_options, session.events[:-1])
     session.undo()
     assert session.state == before_last
-
-
-ILLEGAL = [{"type": "scene", "player": "Edgar", "category": "feelings"}, {"type": "react", "player": "Mary",
-           "coins": ["romance"]}, {"type": "visit", "player": "Edgar", "courtier": "Healer", "pay": ["deeds"] * 9},
-           {"type": "push", "player": "Mary", "coin": "love"}, {"type": "role", "player": "Zed", "role": "count"},
-           {"type": "draw_roles"}, {"type": "win_condition", "role": "count", "against": "count", "coin": "x"},
-           {"type": "end_turn", "player": "Nobody"}, {"type": "flirt"}]
 
 
 @settings(max_examples=30, deadline=None)
