@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -75,6 +76,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file, folder or device the command could not use: said, not a traceback
+        where = f"cannot use {exc.filename}: " if exc.filename else ""
+        print(f"dicewatch {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: one line for the user, the traceback on request
+        if os.environ.get("DICEWATCH_DEBUG"):
+            raise
+        print(f"dicewatch {args.command}: internal error ({type(exc).__name__}: {exc}); this is a bug in "
+              "dicewatch: run again with DICEWATCH_DEBUG=1 to see where, and report it", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ examples:
   dicewatch dice list
   dicewatch dice show jingle-bell-roll --out jbr.png     # the example crops of every face
   dicewatch dice rename christmas-romance FACE-2 HEART
+  dicewatch dice forget my-dice --session 20261207-1402-7f3a   # what one game taught
   dicewatch dice delete my-dice
 
 d6-pips (standard pip dice) needs no teaching. jingle-bell-roll and christmas-romance are
@@ -11,6 +12,11 @@ built in, taught from drawn stand-in icons until you teach them with your real d
 (`dicewatch teach --dice NAME --from DIR --replace`); deleting a re-taught built-in set
 brings its default back. christmas-romance's faces other than SNOWFLAKE are placeholders
 FACE-2..FACE-6 (the rulebook does not name them): rename them to what your dice show.
+
+A taught set learns at the table: each die you score without a correction, and each die you
+correct, becomes an example of its face (at most 24 per face; look-alikes give way). `show`
+says how many each face has and which games taught them; `forget` takes back what one game
+taught (`dicewatch export --list` lists the games).
 """
 from __future__ import annotations
 
@@ -37,14 +43,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rename.add_argument("name", metavar="NAME")
     rename.add_argument("old", metavar="OLD")
     rename.add_argument("new", metavar="NEW")
+    forget = sub.add_parser("forget", help="remove the examples one game taught a set at the table")
+    forget.add_argument("name", metavar="NAME")
+    forget.add_argument("--session", required=True, metavar="ID",
+                        help="the game (session id) whose examples go; 'dicewatch dice show NAME' lists them")
 
 
 def run(args: argparse.Namespace) -> int:
     from host import paths
-    from vision import dicesets, taught
+    from vision import dicesets, learning, taught
 
     if not getattr(args, "action", None):
-        raise UsageError("say what to do: list, show NAME, delete NAME or rename NAME OLD NEW")
+        raise UsageError("say what to do: list, show NAME, delete NAME, rename NAME OLD NEW "
+                         "or forget NAME --session ID")
     data = paths.data_dir()
     try:
         if args.action == "list":
@@ -56,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
             after = dicesets.delete_set(args.name, data)
             print(f"deleted {args.name}" + (f"; it now reads with {after}" if after != "nothing" else ""))
             return 0
+        if args.action == "forget":
+            return forget(args.name, args.session, data)
         if args.action == "rename":
             stored = dicesets.rename_face(args.name, args.old, args.new, data)
             print(f"{args.name}: {args.old} is now {args.new}; faces: {', '.join(stored.faces)}")
@@ -64,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"the game must use the same names: in the config file put "
                       f"[dice.{args.name}] faces = [{names}]")
             return 0
-    except (dicesets.DiceSetError, taught.TeachError) as exc:
+    except (dicesets.DiceSetError, taught.TeachError, learning.LearningError) as exc:
         print(f"dicewatch dice {args.action}: {exc}", file=sys.stderr)
         return 1
     raise UsageError(f"unknown action {args.action!r}")
@@ -101,12 +114,14 @@ def show(name: str, out: Path | None, data) -> int:
         print(f"dicewatch dice show: {name} is the built-in pip reader; it has no taught "
               f"examples to show", file=sys.stderr)
         return 1
-    dice_set = dicesets.load_set(name, data)
     out = out or Path(f"{name}.png")
     if out.suffix.lower() != ".png":
         raise UsageError(f"--out {out}: the picture is a PNG; give a file name ending in .png")
     if out.is_dir():
         raise UsageError(f"--out {out}: is a folder; give a file name ending in .png")
+    from host.commands._writable import check_writable
+    check_writable(out.parent, "the picture")
+    dice_set = dicesets.load_set(name, data)
     sheet = dicesets.contact_sheet(dice_set)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -120,4 +135,51 @@ def show(name: str, out: Path | None, data) -> int:
         return 1
     counts = ", ".join(f"{f} {len(dice_set.examples[f])}" for f in dice_set.faces)
     print(f"{name}: {counts}; picture written to {out}")
+    for line in learned_lines(dice_set):
+        print(line)
+    return 0
+
+
+def learned_lines(dice_set) -> list[str]:
+    """What the set learned at the table: per face, its examples by where they came from, the
+    examples kept aside, and the games that taught them."""
+    from vision import learning
+    store = learning.ExampleStore.of_set(dice_set.folder)
+    if not store.examples:
+        return ["learned at the table: nothing yet (each die scored or corrected in a game becomes an example)"]
+    lines = ["examples per face (taught / scored at the table without a correction / corrected at the table):"]
+    for face in dice_set.faces:
+        mine = [e for e in store.examples.values() if e.face == face and not e.aside]
+        accepted = sum(e.source == learning.ACCEPTED for e in mine)
+        lines.append(f"  {face}: {len(dice_set.examples[face])} taught, {accepted} scored, "
+                     f"{len(mine) - accepted} corrected")
+    aside = [e for e in store.examples.values() if e.aside]
+    if aside:
+        lines.append(f"kept aside: {len(aside)} (they made the check of the taught examples worse; "
+                     f"not read with)")
+    strange = [e for e in store.examples.values() if e.face not in dice_set.faces]
+    if strange:
+        lines.append(f"of faces the set no longer has: {len(strange)} (not read with)")
+    lines.append("games that taught it: " + ", ".join(f"{session} ({count})" for session, count
+                                                      in store.sessions().items()))
+    lines.append(f"take one game's back with: dicewatch dice forget {dice_set.name} --session ID")
+    return lines
+
+
+def forget(name: str, session: str, data) -> int:
+    from vision import dicesets, learning
+    if name == dicesets.PIPS:
+        print(f"dicewatch dice forget: {name} is the built-in pip reader; it learns nothing", file=sys.stderr)
+        return 1
+    dice_set = dicesets.load_set(name, data)
+    store = learning.ExampleStore.of_set(dice_set.folder)
+    keys = store.of_session(session)
+    if not keys:
+        known = ", ".join(store.sessions()) or "none"
+        print(f"dicewatch dice forget: no examples of {name} came from session {session!r}; "
+              f"the games that taught it: {known}", file=sys.stderr)
+        return 1
+    store.change(dropped=keys)
+    print(f"{name}: forgot the {len(keys)} example(s) session {session} taught; a box playing now "
+          f"reads with them until it starts again")
     return 0

@@ -2,6 +2,7 @@
 
 examples:
   dicewatch teach --dice my-dice --from photos/          # photos/MILK/*.jpg, photos/BELL/*.jpg, ...
+  dicewatch teach --dice my-dice --add more/             # more pictures of some faces (more/BELL/*.jpg)
   dicewatch teach --dice jingle-bell-roll --from photos/ --replace
   dicewatch teach --dice my-dice --camera opencv:0 --faces SUN,MOON,STAR,TREE,CAT,DOG
   dicewatch teach --dice jingle-bell-roll --camera picamera --replace   # on the box
@@ -49,7 +50,7 @@ HELP = "teach a die set with custom faces (from photos or at the camera)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", required=True, metavar="NAME",
                         help="name of the die set (letters, digits, '-', '_')")
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group()
     source.add_argument("--from", dest="folder", type=Path, metavar="DIR",
                         help="folder with one sub-folder of photos per face (DIR/<FACE>/*.jpg)")
     source.add_argument("--camera", metavar="SOURCE",
@@ -62,9 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{MIN_PHOTOS} to {MAX_SHOTS})")
     parser.add_argument("--replace", action="store_true",
                         help="replace a die set of that name (taught or built-in)")
-    parser.add_argument("--add", action="store_true",
-                        help="add pictures to a taught set, keeping the ones it has, and teach it again "
-                             "(at the camera: of the faces in --faces, default every face)")
+    parser.add_argument("--add", nargs="?", const=True, default=False, metavar="DIR",
+                        help="add pictures to a taught set, keeping the ones it has and what it learned "
+                             "at the table, and teach it again: from DIR (DIR/<FACE>/*.jpg, as --from), "
+                             "or at the camera (of the faces in --faces, default every face)")
     box = parser.add_argument_group("the box's screen and buttons (camera only)")
     box.add_argument("--config", metavar="FILE",
                      help="config file whose [device] display, gpio and panel are used (default: "
@@ -81,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     from vision import dicesets  # (heavy: see above)
 
     data = paths.data_dir()
+    from host.commands._writable import check_writable
+    check_writable(dicesets.store_dir(data), "the taught die set")   # before the pictures, not after
     try:
         dicesets.check_set_name(args.dice)
     except dicesets.DiceSetError as exc:
@@ -90,6 +94,12 @@ def run(args: argparse.Namespace) -> int:
                          f"needs no teaching; choose another name for your dice")
     if args.add and args.replace:
         raise UsageError("--add keeps the set's pictures and --replace drops them: give one of them")
+    if isinstance(args.add, str):   # --add DIR: the pictures to add are in DIR
+        if args.folder is not None or args.camera:
+            raise UsageError(f"--add {args.add}: the pictures are in {args.add}; give no --from or --camera with it")
+        args.folder = Path(args.add)
+    if args.folder is None and not args.camera:
+        raise UsageError("say where the pictures are: --from DIR, --camera SOURCE, or --add DIR for a taught set")
     kept = None
     if args.add:
         try:
@@ -111,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         if box_flags:
             raise UsageError(f"{', '.join(box_flags)}: for teaching at the camera (--camera) only")
         try:
-            examples = teaching.examples_from_folder(args.folder, adding=kept is not None)
+            examples = teaching.examples_from_folder(args.folder, adding=kept is not None,
+                                                     flag="--add" if isinstance(args.add, str) else "--from")
             if kept is not None:
                 examples = teaching.with_added(args.dice, kept, examples)
         except teaching.TeachInputError as exc:
@@ -123,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--shots {args.shots}: expected {MIN_PHOTOS} to {MAX_SHOTS} pictures per face")
         faces = face_list(args) if kept is None else faces_to_add(args, list(kept))
         return teach_at_camera(args, faces, data, kept)
-    return 0 if teaching.store(args.dice, examples, data, args.replace or kept is not None, where) is not None else 1
+    stored = teaching.store(args.dice, examples, data, args.replace or kept is not None, where, adding=kept is not None)
+    return 0 if stored is not None else 1
 
 
 def face_list(args: argparse.Namespace) -> list[str]:
