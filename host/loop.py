@@ -106,6 +106,8 @@ class TableLoop:
         self.light_warned: str | None = None  # the watcher's light warning last shown
         self.view_warned: str | None = None   # the watcher's camera-view warning last shown
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
+        self.reads = None        # host.watcher.ReadWorker once reads run in the background (``run``)
+        self._hand_moves = 0     # commands that changed the journal: a read from before is stale
         self.plays = table_for(table.game)(self, dict(options or {}), new_seed)
         self._restore_answers()
         self._answers_kept = self._answers()
@@ -323,6 +325,7 @@ class TableLoop:
     # -- commands ----------------------------------------------------------------------------
     def handle(self, command: str) -> None:
         """Act on one command (see host.presenters for the vocabulary)."""
+        journal = (self.table, len(self.table.entries))
         try:
             try:
                 self._act(command)
@@ -330,6 +333,8 @@ class TableLoop:
                 self._keep_answers()
         except RuleError as exc:
             self.error("Not allowed", str(exc))
+        if (self.table, len(self.table.entries)) != journal:
+            self._hand_moves += 1
 
     def _act(self, command: str) -> None:
         if command.startswith("choose:"):
@@ -594,6 +599,8 @@ class TableLoop:
         screen (taught, or stopped) stays up until Next or Undo puts it away, or a roll."""
         self._close_camera()
         self.stack.remove(Notice)  # the dice will be rolled afresh
+        if self.reads is not None:
+            self.reads.wait_idle()   # teaching uses the dice models too: not while a read runs
         try:
             watcher = self.teach_dice(self)
         except Exception as exc:  # noqa: BLE001 - the game goes on with the dice it had
@@ -880,7 +887,7 @@ class TableLoop:
 
     # -- frames and the camera ------------------------------------------------------------------
     def on_frame(self, frame) -> None:
-        motion, roll = self.watcher(frame)
+        motion, roll = self._watch(frame)
         asking = any(isinstance(item, (Choosing, Checking, Answering)) for item in self.stack)
         if motion != self.motion:
             self.motion = motion
@@ -904,6 +911,63 @@ class TableLoop:
             asking = any(isinstance(item, (Choosing, Checking, Answering)) for item in self.stack)
             if warning is not None and not asking:
                 self.error("Light changed", warning, "Calibrate again in this light for the surest reads.")
+
+    # -- reads in a thread of their own ---------------------------------------------------------
+    def read_in_background(self) -> None:
+        """From now on a settled scene is read in a thread of its own (host.watcher.ReadWorker)
+        while this loop goes on with the buttons, the knob and the phone page; each read is
+        applied here, in this thread, in order, at the next turn (``step``). ``run`` does this;
+        a loop stepped by hand (the demos, most tests) reads in its own thread, at once.
+        Only for a watcher that splits its work (``look`` and ``read_settled``: FrameWatcher)."""
+        if self.reads is None and hasattr(self.watcher, "look"):
+            from host.watcher import ReadWorker
+            self.reads = ReadWorker()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait for the reads in the background to finish and apply them (tests; False if
+        ``timeout`` ran out first)."""
+        if self.reads is None:
+            return True
+        idle = self.reads.wait_idle(timeout)
+        self._apply_reads()
+        return idle
+
+    def _watch(self, frame):
+        """The watcher's ``(motion, roll)``; with reads in the background the roll comes later
+        (``_apply_reads``) and a settled scene is handed to the read worker."""
+        if self.reads is None or not hasattr(self.watcher, "look"):
+            return self.watcher(frame)
+        motion, image = self.watcher.look(frame)
+        if image is not None:
+            self.reads.submit(self.watcher.read_settled, image, self._read_ticket())
+        return motion, None
+
+    def _read_ticket(self) -> tuple:
+        """What a read handed over now is about: this table, the commands that changed its
+        journal so far, this watcher (its dice)."""
+        return self.table, self._hand_moves, self.watcher
+
+    def _apply_reads(self) -> None:
+        """The reads finished in the background, in the order their scenes settled. A read
+        about another state is dropped: a command changed the journal since its scene settled
+        (the player typed that roll, took something back), a new or resumed game, other dice."""
+        if self.reads is None:
+            return
+        for (table, moves, watcher), roll, error in self.reads.finished():
+            if table is not self.table or moves != self._hand_moves or watcher is not self.watcher:
+                log.info("a read of a scene that settled before the table changed was dropped")
+                continue
+            try:
+                if error is not None:
+                    raise error
+                self.on_read(roll)
+            except Exception as exc:  # noqa: BLE001 - one unreadable picture must not end the game
+                self._could_not_read(exc)
+
+    def _could_not_read(self, exc: Exception) -> None:
+        log.error("reading a frame failed", exc_info=exc)
+        self.error("Could not read the dice", f"{type(exc).__name__}: {exc}",
+                   "Roll again; if it keeps happening, check the camera and the light.")
 
     def _camera_lost(self, why: str) -> None:
         now = self.clock()
@@ -956,20 +1020,20 @@ class TableLoop:
             except queue.Empty:
                 break
             self.handle(command)
+        self._apply_reads()
         frame = self._next_frame() if look else None
         if frame is not None and self.watcher is not None:
             try:
                 self.on_frame(frame)
             except Exception as exc:  # noqa: BLE001 - one unreadable picture must not end the game
-                log.exception("reading a frame failed")
-                self.error("Could not read the dice", f"{type(exc).__name__}: {exc}",
-                            "Roll again; if it keeps happening, check the camera and the light.")
+                self._could_not_read(exc)
         self._tell("tick", self.clock())
 
     def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,
             until: Callable[[], bool] | None = None) -> None:
         """Loop until stopped (SIGTERM), the frame source ends (a file), or ``until()`` is true."""
         self.start()
+        self.read_in_background()
         while not self.stop_requested.is_set() and not self.source_ended and not (until and until()):
             self.step()
             if frame_interval:
@@ -981,6 +1045,8 @@ class TableLoop:
         if self.closed:
             return
         self.closed = True
+        if self.reads is not None:
+            self.reads.close()   # the read in progress finishes; its result is let go
         state = self.state
         line = self.game.status(state) if self.game.status else ""
         self.show(Screen("sleep", title="dicewatch is asleep", lines=(line, "the game is saved"),

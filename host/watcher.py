@@ -12,6 +12,7 @@ box without ever loading them.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -73,6 +74,15 @@ class FrameWatcher:
         self._view_checked_at: float | None = None
 
     def __call__(self, frame) -> tuple[str, Any]:
+        motion, image = self.look(frame)
+        if image is None:
+            return motion, None
+        return SETTLED, self.read_settled(image)
+
+    def look(self, frame) -> tuple[str, Any]:
+        """The settle gate's half of a watch, quick enough for the table loop's thread:
+        ``(motion, image)``, the image of a newly settled scene to read (``read_settled``)
+        or None. A ``ReadWorker`` reads it in a thread of its own while the loop goes on."""
         from vision.settle import HAND, MOVING
         if isinstance(frame, tuple):
             image, timestamp = frame[0], float(frame[1])
@@ -94,15 +104,20 @@ class FrameWatcher:
         if self._expose_first(settle.image, timestamp):
             return SETTLING, None
         self.last_settle = settle
+        return SETTLED, settle.image
+
+    def read_settled(self, image) -> Any:
+        """The reader's half of a watch (the slow one): the ``Roll`` of a settled scene's
+        ``image``, with a calibrated tray only the dice on the mat, its overlay saved."""
         self.reads += 1
-        roll = self.reader(settle.image)
+        roll = self.reader(image)
         if self.calibration is not None:
-            roll = self.on_the_mat(roll, settle.image)
+            roll = self.on_the_mat(roll, image)
         self.last_roll = roll
         self.dice_reads += bool(roll.dice)
         if self.overlay_dir is not None and roll.dice:
-            self._save_overlay(settle.image, roll)
-        return SETTLED, roll
+            self._save_overlay(image, roll)
+        return roll
 
     def _view_due(self, timestamp: float) -> bool:
         if self.calibration is None or getattr(self.calibration, "markers", None) is None:
@@ -177,5 +192,86 @@ class FrameWatcher:
 
 
 EXPOSE_TRIES = 3   # settled scenes in a row left unread while the camera's exposure is changed
+
+
+class ReadWorker:
+    """Reads settled scenes in a thread of its own, so that the table loop goes on with the
+    buttons, the knob and the phone page while the dice are read (``TableLoop.run`` uses one).
+
+    ``submit(read, image, ticket)`` hands over a scene: ``read(image)`` runs in the worker's
+    thread, one read at a time. A scene waiting while another is read gives way to a newer
+    one (the newest settled scene wins; the one being read is finished). ``finished()``
+    returns the reads done since it was last asked, in the order they were handed over, as
+    ``(ticket, roll, error)``: the caller (the loop's thread) applies them, and uses the
+    ``ticket`` to tell whether a read is still about the table as it is now. ``close()``
+    lets the read in progress finish and joins the thread (SIGTERM's clean shutdown).
+    """
+
+    def __init__(self, name: str = "dice-reader"):
+        self._lock = threading.Condition()
+        self._waiting: tuple | None = None   # (ticket, read, image) not started yet
+        self._reading = False
+        self._done: list[tuple[Any, Any, BaseException | None]] = []
+        self._closing = False
+        self.dropped = 0   # scenes that gave way to a newer one before being read
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, read: Callable[[Any], Any], image, ticket: Any = None) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            if self._waiting is not None:
+                self.dropped += 1
+            self._waiting = (ticket, read, image)
+            self._lock.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """A scene is being read or waits to be."""
+        with self._lock:
+            return self._reading or self._waiting is not None
+
+    def finished(self) -> list[tuple[Any, Any, BaseException | None]]:
+        with self._lock:
+            done, self._done = self._done, []
+        return done
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is being read or waits to be; False if ``timeout`` ran out first."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._reading and self._waiting is None, timeout)
+
+    def close(self, timeout: float | None = 10.0) -> None:
+        """No more reads: a scene still waiting is let go, the one being read is finished,
+        then the thread ends (joined, at most ``timeout`` seconds). Safe to call twice."""
+        with self._lock:
+            self._closing = True
+            self._waiting = None
+            self._lock.notify_all()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._closing or self._waiting is not None)
+                if self._waiting is None:   # closing, nothing left to read
+                    return
+                (ticket, read, image), self._waiting = self._waiting, None
+                self._reading = True
+            roll, error = None, None
+            try:
+                roll = read(image)
+            except Exception as exc:  # noqa: BLE001 - handed to the loop, which shows it
+                error = exc
+            with self._lock:
+                self._done.append((ticket, roll, error))
+                self._reading = False
+                self._lock.notify_all()
 VIEW_RECHECK_S = 60.0   # seconds of frames with nothing settled before the mat's markers are looked at again
 

@@ -32,6 +32,7 @@ import hashlib
 import json
 import math
 import os
+import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -200,6 +201,7 @@ def _one_channel(crop: np.ndarray, axis: int = 0) -> np.ndarray:
 _YY, _XX = np.mgrid[0:SIDE, 0:SIDE].astype(np.float32)
 _R = np.hypot(_XX - (SIDE - 1) / 2, _YY - (SIDE - 1) / 2)
 MASK = (_R <= MASK_RADIUS * SIDE).astype(np.float32)
+PATTERN_COLUMNS = np.flatnonzero(MASK.reshape(-1))  # where a pattern can be other than zero
 
 
 @lru_cache(maxsize=64)
@@ -374,6 +376,7 @@ class EmbeddingFeatures:
             raise ValueError(f"the taught-dice embedding model {path} is not installed; "
                              f"teach with the hand-built patterns (kind 'pattern') instead")
         self.net = load_net(path)
+        self._net_lock = threading.Lock()  # one net, used from the loop's and the read worker's threads
         self.version = f"{hashlib.sha1(Path(path).read_bytes()).hexdigest()[:12]}-{MAP_VERSION}"
 
     @staticmethod
@@ -385,8 +388,10 @@ class EmbeddingFeatures:
     def embed(self, crops: Sequence[np.ndarray], axis: int = 0, flip: bool = False) -> np.ndarray:
         """Unit vectors (N, dim) of prepared EMBED_SIDE crops (maps along colour ``axis``,
         sign ``flip``ped or not: see ``symbol_map``)."""
-        self.net.setInput(np.stack([symbol_map(c, axis, flip) for c in crops])[:, None])
-        z = self.net.forward().reshape(len(crops), -1)
+        maps = np.stack([symbol_map(c, axis, flip) for c in crops])[:, None]
+        with self._net_lock:   # an OpenCV net keeps its input and output: one caller at a time
+            self.net.setInput(maps)
+            z = self.net.forward().reshape(len(crops), -1)
         return (z / np.maximum(np.linalg.norm(z, axis=1, keepdims=True), 1e-6)).astype(np.float32)
 
     def example(self, crop: np.ndarray) -> np.ndarray:
@@ -537,34 +542,61 @@ class FaceModel:
         """Per face, its best-matching teaching examples' similarities weighted by ``vote()``,
         each example matching at its best turn and scale (cosine similarity, over one or more
         patterns of the same crop)."""
-        patterns = patterns.reshape(-1, self.templates.shape[1])
-        return self._scores((patterns @ self.templates.T).max(axis=0))
+        return self._scores(self._similarities([patterns])[0].max(axis=0))
 
     def _scores(self, sims: np.ndarray) -> np.ndarray:
         """``face_scores`` of each template's best similarity."""
         return face_scores(sims, self.labels, self.example_owners(), len(self.faces), self.vote())
 
     @cached_property
-    def _matcher_templates(self) -> tuple[np.ndarray, ...]:
-        """For a fused model, the templates' pattern and embedding columns, each contiguous
-        (``read_scores`` multiplies by them); else none."""
-        if self.kind != "fused":
-            return ()
-        return (np.ascontiguousarray(self.templates[:, :PATTERN_LENGTH]),
-                np.ascontiguousarray(self.templates[:, PATTERN_LENGTH:]))
+    def _matcher_templates(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """What reading multiplies queries by, matcher by matcher (a fused model: the patterns,
+        then the embedding; other kinds: one): the feature columns it uses and the templates'
+        values there, float32 and contiguous. A pattern is zero outside the top-face disc
+        (``MASK``: ``_finish`` masks it), so only the disc's columns are kept: the same dot
+        products from a quarter of the pattern's columns (the templates read 3.6 times fewer bytes)."""
+        length = self.templates.shape[1]
+        if self.kind == "fused":
+            parts = (PATTERN_COLUMNS, np.arange(PATTERN_LENGTH, length))
+        elif self.kind == "pattern" and length == PATTERN_LENGTH:
+            parts = (PATTERN_COLUMNS,)
+        else:
+            parts = (np.arange(length),)
+        return tuple((columns, np.ascontiguousarray(self.templates[:, columns], dtype=np.float32).T)
+                     for columns in parts)
+
+    def _similarities(self, queries: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Each query's (its rows') cosine similarity to every template, the matchers' parts
+        summed; all queries in one product per matcher (the templates are read once a batch)."""
+        return [sum(parts) for parts in self._matcher_similarities(queries)]
+
+    def _matcher_similarities(self, queries: Sequence[np.ndarray]) -> list[tuple[np.ndarray, ...]]:
+        """Per query, each matcher's part of its rows' similarities to every template."""
+        rows = [q.reshape(-1, self.templates.shape[1]) for q in queries]
+        if not rows:
+            return []
+        stacked = np.concatenate(rows) if len(rows) > 1 else rows[0]
+        ends = np.cumsum([len(r) for r in rows])[:-1]
+        each = [np.split(stacked[:, columns] @ templates, ends) for columns, templates in self._matcher_templates]
+        return list(zip(*each))
 
     def read_scores(self, query: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         """``face_scores`` of one crop's query and, for a fused model, each matcher's own
         (patterns, then embedding) from the same pass over the templates: a fused
         similarity is the sum of the two matchers' parts, so reading and checking that the
         matchers agree cost one product with the templates, not three."""
-        query = query.reshape(-1, self.templates.shape[1])
-        if not self._matcher_templates:
-            return self.face_scores(query), ()
-        patterns, vectors = self._matcher_templates
-        each = (query[:, :PATTERN_LENGTH] @ patterns.T, query[:, PATTERN_LENGTH:] @ vectors.T)
-        return (self._scores((each[0] + each[1]).max(axis=0)),
-                tuple(self._scores(sims.max(axis=0)) for sims in each))
+        return self.read_scores_many([query])[0]
+
+    def read_scores_many(self, queries: Sequence[np.ndarray]) -> list[tuple[np.ndarray, tuple[np.ndarray, ...]]]:
+        """``read_scores`` of several crops' queries, from one product with the templates."""
+        out = []
+        for parts in self._matcher_similarities(queries):
+            if len(parts) == 1:
+                out.append((self._scores(parts[0].max(axis=0)), ()))
+            else:
+                out.append((self._scores(sum(parts).max(axis=0)),
+                            tuple(self._scores(sims.max(axis=0)) for sims in parts)))
+        return out
 
     def example_owners(self) -> np.ndarray:
         """The teaching example each template was made from (models saved before this was
@@ -609,12 +641,11 @@ class FaceModel:
         way too (second colour axis, flipped sign), and that read kept where it fits clearly
         better (``better_reading``)."""
         extract = features(self.kind)
-        reads = [self.read_scores(query) for query in extract.queries(crops)]
+        reads = self.read_scores_many(extract.queries(crops))
         for reading in OTHER_READINGS:
             unsure = [i for i, (s, _) in enumerate(reads) if self.confidence(s) < SECOND_AXIS_BELOW]
             again = extract.queries([crops[i] for i in unsure], **reading)
-            for i, query in zip(unsure, again):
-                other = self.read_scores(query)
+            for i, other in zip(unsure, self.read_scores_many(again)):
                 if better_reading(reads[i][0], other[0]) is other[0]:
                     reads[i] = other
         out = []
