@@ -15,7 +15,7 @@ table when the name is the same, spelled the same way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 DEFAULT_SCORING = "3/1/0"
 SCORING_EXPECTED = "W/D/L such as 3/1/0, or rank:P1/P2/... such as rank:10/6/4/2/1"

@@ -44,7 +44,7 @@ def box_settings(doc: dict[str, Any], path: Path | str | None) -> tuple[str, str
         raise ConfigError(where, str(exc), line_of_key(where, "name", "box")) from None
     publish = table.get("publish")
     if publish is not None:
-        expect(where, "box", "publish", publish, str, f"a broker URL")
+        expect(where, "box", "publish", publish, str, "a broker URL")
         try:
             parse_broker_url(publish)
         except ValueError as exc:

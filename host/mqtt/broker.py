@@ -9,7 +9,9 @@
 
 Query options (all optional): ``ca`` (the CA certificate to trust; default the system's),
 ``cert`` and ``key`` (a client certificate, for brokers that ask for one), ``password_file``
-(the password on the file's first line, so it is not on the command line for ``ps`` to show).
+(the password on the file's first line, so it is not on the command line for ``ps`` to show),
+``discovery`` (a box only: Home Assistant's discovery prefix, usually ``homeassistant``; see
+host/mqtt/home_assistant.py).
 The password may also come from ``$DICEWATCH_MQTT_PASSWORD``. ``PREFIX`` (default
 ``dicewatch``) is the root of every topic, so several clubs can share a broker.
 """
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 EXPECTED = "mqtt://[USER[:PASS]@]HOST[:PORT]/PREFIX (or mqtts:// for TLS)"
-QUERY_KEYS = ("ca", "cert", "key", "password_file")
+QUERY_KEYS = ("ca", "cert", "key", "password_file", "discovery")
 #: one topic level of ours: a box's name, a session id, a prefix level
 TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -40,6 +42,7 @@ class Broker:
     ca: str | None = None
     cert: str | None = None
     key: str | None = None
+    discovery: str | None = None     # Home Assistant's discovery prefix (a box's option)
 
     def shown(self) -> str:
         """The URL without the password (for logs and messages)."""
@@ -77,6 +80,9 @@ def parse_broker_url(text: str, environ=os.environ) -> Broker:
     for key in ("ca", "cert", "key", "password_file"):
         if options.get(key) and not Path(options[key]).is_file():
             raise ValueError(f"{key}={options[key]}: no such file")
+    if options.get("discovery") and not TOPIC_LEVEL.fullmatch(options["discovery"]):
+        raise ValueError(f"discovery={options['discovery']}: expected Home Assistant's discovery prefix, "
+                         "such as homeassistant")
     password = urllib.parse.unquote(url.password) if url.password is not None else None
     if options.get("password_file"):
         try:
@@ -91,7 +97,7 @@ def parse_broker_url(text: str, environ=os.environ) -> Broker:
         raise ValueError(f"a password without a username in {text!r}: expected USER:PASS@HOST")
     return Broker(host=host, port=port or (8883 if tls else 1883), prefix=prefix, username=username,
                   password=password, tls=tls, ca=options.get("ca") or None, cert=options.get("cert") or None,
-                  key=options.get("key") or None)
+                  key=options.get("key") or None, discovery=options.get("discovery") or None)
 
 
 def check_level(text: str, what: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import contextlib
 import logging
 import queue
 import sqlite3
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from host.mqtt.broker import Broker, check_level, make_client
+from host.mqtt.home_assistant import discovery_messages, topic_current
 from host.mqtt.messages import (BadMessage, EVENT, UNDO, decode, encode, entry_message, standing_of,
                                 topic_events, topic_online, topic_resend, topic_state)
 from host.presenters import Presenter
@@ -217,19 +219,31 @@ class Publisher:
 
     # -- the publisher's thread -----------------------------------------------------------------
     def _run(self) -> None:
-        from host.session_store import SessionStore
-        store = SessionStore(self.sessions_path)
-        outbox = Outbox(self.outbox_path)
-        client = make_client(self.broker, self.client_id)
-        client.max_inflight_messages_set(WINDOW)
-        client.will_set(topic_online(self.broker.prefix, self.box), self._online(False), qos=1, retain=True)
-        client.on_connect, client.on_disconnect = self._on_connect, self._on_disconnect
-        client.on_publish, client.on_message = self._on_publish, self._on_message
-        work = _Work(self, store, outbox, client)
-        work.resume()
-        client.connect_async(self.broker.host, self.broker.port, keepalive=20)
-        client.loop_start()
         try:
+            self._publish()
+        except Exception:  # noqa: BLE001 - publishing must never take the box down
+            self.failure = "stopped"
+            log.exception("the MQTT publisher stopped; the journal keeps every event for the next start")
+
+    def _publish(self) -> None:
+        from host.session_store import SessionStore
+        with contextlib.ExitStack() as stack:
+            store = SessionStore(self.sessions_path)
+            stack.callback(store.close)
+            outbox = Outbox(self.outbox_path)
+            stack.callback(outbox.close)
+            client = make_client(self.broker, self.client_id)
+            client.max_inflight_messages_set(WINDOW)
+            client.will_set(topic_online(self.broker.prefix, self.box), self._online(False), qos=1, retain=True)
+            client.on_connect, client.on_disconnect = self._on_connect, self._on_disconnect
+            client.on_publish, client.on_message = self._on_publish, self._on_message
+            work = _Work(self, store, outbox, client)
+            stack.callback(work.keep_marks)
+            work.resume()
+            client.connect_async(self.broker.host, self.broker.port, keepalive=20)
+            client.loop_start()
+            stack.callback(client.loop_stop)
+            stack.callback(client.disconnect)
             while True:
                 self._wake.wait(0.5)
                 self._wake.clear()
@@ -245,14 +259,6 @@ class Publisher:
             if self.connected:
                 client.publish(topic_online(self.broker.prefix, self.box), self._online(False), qos=1,
                                retain=True).wait_for_publish(1.0)
-        except Exception:  # noqa: BLE001 - publishing must never take the box down
-            log.exception("the MQTT publisher stopped; the journal keeps every event for the next start")
-        finally:
-            client.disconnect()
-            client.loop_stop()
-            work.keep_marks()
-            outbox.close()
-            store.close()
 
     def _online(self, online: bool) -> bytes:
         return encode({"box": self.box, "online": online})
@@ -270,6 +276,8 @@ class _Work:
         self.in_flight: dict[int, tuple[str, int]] = {}     # mid -> (session, seq)
         self.state_due: set[str] = set()
         self.outage_said = False
+        self.current: str | None = None          # the session the loop plays now (Home Assistant's)
+        self.announced: int | None = None        # seats announced to Home Assistant
 
     def resume(self) -> None:
         """Sessions published before whose journal goes on past the mark (played offline)."""
@@ -316,6 +324,7 @@ class _Work:
                 self.resend(value)
         for session_id in stored:
             self.refresh(session_id)
+            self.current = session_id
 
     def connected(self, reason) -> None:
         if reason.is_failure:
@@ -328,6 +337,7 @@ class _Work:
         self.client.subscribe(topic_resend(self.prefix, self.box), qos=1)
         self.client.publish(topic_online(self.prefix, self.box), self.publisher._online(True), qos=1, retain=True)
         self.state_due.update(self.feeds)
+        self.announced = None
 
     def disconnected(self, reason) -> None:
         self.publisher.connected = False
@@ -388,9 +398,20 @@ class _Work:
                 feed.sent.append(seq)
                 feed.next_index += 1
             if feed.session_id in self.state_due and not feed.to_send():
-                self.client.publish(topic_state(self.prefix, self.box, feed.session_id), feed.state_message(),
-                                    qos=1, retain=True)
+                state = feed.state_message()
+                self.client.publish(topic_state(self.prefix, self.box, feed.session_id), state, qos=1, retain=True)
                 self.state_due.discard(feed.session_id)
+                if self.publisher.broker.discovery and feed.session_id == self.current:
+                    self.home_assistant(feed, state)
+
+    def home_assistant(self, feed: TableFeed, state: bytes) -> None:
+        """The current table for Home Assistant, and its entities when the seats changed."""
+        seats = len(feed.standing["players"])
+        if seats != self.announced:
+            for topic, payload in discovery_messages(self.publisher.broker.discovery, self.prefix, self.box, seats):
+                self.client.publish(topic, payload, qos=1, retain=True)
+            self.announced = seats
+        self.client.publish(topic_current(self.prefix, self.box), state, qos=1, retain=True)
 
     def settled(self) -> bool:
         return all(feed.settled() for feed in self.feeds.values()) and not self.state_due

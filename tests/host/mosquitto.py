@@ -1,8 +1,7 @@
 """A real Mosquitto broker for the tests, on a free loopback port, and a cuttable TCP link.
 
-``Mosquitto(folder)`` writes a config (``listener PORT 127.0.0.1``, persistence in ``folder``,
-anonymous logins unless a password file is given) and starts ``mosquitto -c``; ``kill()``
-SIGKILLs it (nothing saved), ``start()`` starts it again on the same port. ``Link`` relays
+``Mosquitto(folder)`` is host.mqtt.local_broker's ``LocalMosquitto`` (a config of its own, killed
+and started again on the same port), skipped when mosquitto is missing. ``Link`` relays
 TCP between a client and the broker; ``cut()`` drops every connection and refuses new ones
 until ``mend()``: a box whose network is cut off.
 
@@ -12,17 +11,13 @@ set), where they fail: .ci/run installs it.
 from __future__ import annotations
 
 import os
-import shutil
-import signal
 import socket
-import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
+from host.mqtt.local_broker import MOSQUITTO, LocalMosquitto, free_port  # noqa: F401 - free_port: for the tests
 
 
 def need_mosquitto() -> str:
@@ -33,62 +28,11 @@ def need_mosquitto() -> str:
     return MOSQUITTO
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class Mosquitto(LocalMosquitto):
+    """The tests' broker: skipped (failed on CI) when mosquitto is not installed."""
 
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
-
-
-class Mosquitto:
-    """One broker process. ``extra`` lines go into its config (password_file, acl_file...)."""
-
-    def __init__(self, folder: Path, *, extra: str = "", anonymous: bool = True, port: int | None = None):
-        self.binary = need_mosquitto()
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.port = port or free_port()
-        self.conf = self.folder / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous {'true' if anonymous else 'false'}\n"
-                             f"persistence true\npersistence_location {self.folder}/\n"
-                             f"max_queued_messages 100000\n{extra}\n"
-                             + ("user root\n" if os.geteuid() == 0 else ""))   # (else it reads no file of ours)
-        self.process: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.log = open(self.folder / "mosquitto.log", "ab")
-        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=self.log, stderr=self.log)
-        wait_port(self.port)
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.log.close()
-
-    def url(self, prefix: str = "test", login: str = "") -> str:
-        return f"mqtt://{login + '@' if login else ''}127.0.0.1:{self.port}/{prefix}"
+    def __init__(self, folder: Path, **options):
+        super().__init__(folder, binary=need_mosquitto(), **options)
 
 
 class Link:

@@ -15,7 +15,7 @@ from host.mqtt.box import box_settings, publishing
 from host.mqtt.broker import make_client, parse_broker_url
 from host.mqtt.publisher import Outbox, Publisher
 from host.session_store import SessionStore
-from rules import get_game, register_game
+from rules import register_game
 from tests.games.secret_pig_rules import GAME as PIG
 from tests.host.mosquitto import Mosquitto, free_port
 from vision.roll import Die, Roll
@@ -158,3 +158,37 @@ def test_a_box_that_played_with_no_broker_sends_it_all_in_order_when_it_comes(tm
     seqs = [json.loads(p)["seq"] for t, p, _ in spy.messages if t.endswith("/events")]
     assert seqs == [1, 2, 3, 4]
     assert Outbox(tmp_path / "mqtt-outbox.db").marks() == {table.id: 4}
+
+
+def test_home_assistant_discovery_whose_turn_and_each_seat(tmp_path):
+    import jinja2
+    broker = Mosquitto(tmp_path / "broker")
+    spy = Spy(broker)
+    try:
+        with SessionStore(tmp_path / "sessions.db") as store:
+            table = store.create(PIG, {"players": ["Ann", "Ben"], "target": 10})
+            url = parse_broker_url(broker.url("club") + "?discovery=homeassistant")
+            publisher = Publisher(url, "kitchen", tmp_path / "sessions.db").start()
+            for event in ({"type": "lucky", "player": "Ann", "face": "5"}, {"type": "lucky", "player": "Ben",
+                                                                           "face": "2"},
+                          {"type": "roll", "faces": ["3"]}, {"type": "hold"}):
+                table.play(event)
+                publisher.notify(table.id)
+            assert publisher.wait_idle(10)
+            publisher.stop()
+        time.sleep(0.3)
+    finally:
+        spy.close()
+        broker.stop()
+    configs = {t: json.loads(p) for t, p, _ in spy.messages if t.startswith("homeassistant/")}
+    assert set(configs) == {"homeassistant/sensor/kitchen/turn/config", "homeassistant/sensor/kitchen/seat-1/config",
+                            "homeassistant/sensor/kitchen/seat-2/config"}
+    current = [p for t, p, _ in spy.messages if t == "club/tables/kitchen/current"][-1]
+    value = json.loads(current)
+    render = lambda template: jinja2.Environment().from_string(template).render(value_json=value)  # noqa: E731
+    turn, seat = configs["homeassistant/sensor/kitchen/turn/config"], configs["homeassistant/sensor/kitchen/seat-2/config"]
+    assert render(turn["value_template"]) == "Ben to roll (this turn 0)"
+    assert (render(seat["value_template"]), json.loads(render(seat["json_attributes_template"]))) == ("0", {"player": "Ben"})
+    assert render(configs["homeassistant/sensor/kitchen/seat-1/config"]["value_template"]) == "3"
+    assert turn["state_topic"] == "club/tables/kitchen/current" and turn["availability_topic"] == "club/tables/kitchen/online"
+    assert b'"face":' not in current
