@@ -70,7 +70,7 @@ def run(args) -> int:
     try:
         if args.json:   # a look, not the league: its own client id, no session kept at the broker
             league = League(broker, store, scoring, client_id=f"{args.name}-look-{time.time_ns() % 10**9}",
-                            persistent=False).start()
+                            persistent=False, ask_every=None).start()
         else:
             league = League(broker, store, scoring, client_id=args.name).start()
     except LeagueStoreError as exc:

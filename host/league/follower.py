@@ -64,10 +64,12 @@ class Table:
 
 
 class League:
-    """Follows the tables of ``broker`` into ``store_path``. Thread-safe :meth:`snapshot`."""
+    """Follows the tables of ``broker`` into ``store_path``. Thread-safe :meth:`snapshot`.
+
+    ``ask_every=None``: never ask the boxes for anything (a look, such as ``--json``)."""
 
     def __init__(self, broker: Broker, store_path: Path | str, scoring: Scoring, *,
-                 client_id: str = "dicewatch-league", persistent: bool = True, ask_every: float = ASK_EVERY):
+                 client_id: str = "dicewatch-league", persistent: bool = True, ask_every: float | None = ASK_EVERY):
         self.broker, self.scoring, self.ask_every = broker, scoring, ask_every
         self.store = LeagueStore(store_path)
         self.client_id, self.persistent = client_id, persistent
@@ -95,6 +97,7 @@ class League:
         client = make_client(self.broker, self.client_id, clean=not self.persistent)
         client.on_connect, client.on_message = self._on_connect, self._on_message
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.connect_async(self.broker.host, self.broker.port, keepalive=20)
         client.loop_start()
         self.client = client
@@ -114,6 +117,7 @@ class League:
             log.error("the broker %s refused the league (%s)", self.broker.shown(), reason)
             return
         log.info("following the tables on %s", self.broker.shown())
+        self._unreachable_said = False
         prefix = self.broker.prefix
         client.subscribe([(f"{prefix}/tables/+/+/events", 1), (f"{prefix}/tables/+/+/state", 1),
                           (f"{prefix}/tables/+/online", 1)])
@@ -123,6 +127,14 @@ class League:
         self.connected.clear()
         if not self._stop.is_set():
             log.warning("lost the broker %s (%s); reconnecting", self.broker.shown(), reason)
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if not self._unreachable_said:
+            log.warning("cannot connect to %s (no broker there, or TLS refused: check the host, the port and ca=); "
+                        "retrying", self.broker.shown())
+            self._unreachable_said = True
+
+    _unreachable_said = False
 
     def _on_message(self, client, userdata, message) -> None:
         self.last_message = time.monotonic()
@@ -178,7 +190,7 @@ class League:
 
     def _ask_for_gaps(self, only: str | None = None) -> None:
         """Ask the boxes again for what is missing (at most every ``ask_every`` s per table)."""
-        if not self.connected.is_set() or self.client is None:
+        if not self.connected.is_set() or self.client is None or self.ask_every is None:
             return
         now = time.monotonic()
         asks = []

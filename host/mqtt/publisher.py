@@ -209,6 +209,10 @@ class Publisher:
         self._inbox.put(("disconnected", reason))
         self._wake.set()
 
+    def _on_connect_fail(self, client, userdata) -> None:
+        self._inbox.put(("unreachable", None))
+        self._wake.set()
+
     def _on_publish(self, client, userdata, mid, reason=None, properties=None) -> None:
         self._inbox.put(("acked", mid))
         self._wake.set()
@@ -237,6 +241,7 @@ class Publisher:
             client.will_set(topic_online(self.broker.prefix, self.box), self._online(False), qos=1, retain=True)
             client.on_connect, client.on_disconnect = self._on_connect, self._on_disconnect
             client.on_publish, client.on_message = self._on_publish, self._on_message
+            client.on_connect_fail = self._on_connect_fail
             work = _Work(self, store, outbox, client)
             stack.callback(work.keep_marks)
             work.resume()
@@ -322,6 +327,9 @@ class _Work:
                 self.disconnected(value)
             elif what == "resend":
                 self.resend(value)
+            elif what == "unreachable":
+                self.say_outage("cannot connect (no broker there, or TLS refused: check the host, the port "
+                                "and ca=)")
         for session_id in stored:
             self.refresh(session_id)
             self.current = session_id

@@ -95,12 +95,20 @@ def test_league_command_usage_errors(capsys):
         assert said in capsys.readouterr().err
 
 
-ACL = """user league
+ACL = """# the league: reads every table, asks boxes to send again
+user league
 topic read club/tables/#
 topic write club/resend/#
 
+# Home Assistant (optional): reads the boxes' entities
+user homeassistant
+topic read homeassistant/#
+topic read club/tables/#
+
+# every box (its MQTT user name is its [box] name): its own topics only
 pattern write club/tables/%u/#
 pattern read club/resend/%u
+pattern write homeassistant/sensor/%u/#
 """
 
 
@@ -108,27 +116,36 @@ def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
     need_mosquitto()
     passwords = tmp_path / "passwords"
     passwords.write_text("")
-    for user, password in (("kitchen", "k-pass"), ("attic", "a-pass"), ("league", "l-pass")):
+    for user, password in (("kitchen", "k-pass"), ("attic", "a-pass"), ("league", "l-pass"), ("homeassistant", "h")):
         subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
     (tmp_path / "acl").write_text(ACL)
     broker = Mosquitto(tmp_path / "broker", anonymous=False,
                        extra=f"password_file {passwords}\nacl_file {tmp_path / 'acl'}")
-    seen = []
-    league = make_client(parse_broker_url(broker.url("club", "league:l-pass")), "league")
-    league.on_connect = lambda c, u, f, r, p: c.subscribe("club/#", qos=1)
-    league.on_message = lambda c, u, m: seen.append((m.topic, m.payload))
-    league.connect("127.0.0.1", broker.port)
-    league.loop_start()
-    refused = []
+    heard = {"league": [], "homeassistant": []}
+    listeners = []
+    for user, password in (("league", "l-pass"), ("homeassistant", "h")):
+        listener = make_client(parse_broker_url(broker.url("club", f"{user}:{password}")), user)
+        listener.on_connect = lambda c, u, f, r, p: c.subscribe("#", qos=1)
+        listener.on_message = lambda c, u, m, said=heard[user]: said.append((m.topic, m.payload))
+        listener.connect("127.0.0.1", broker.port)
+        listener.loop_start()
+        listeners.append(listener)
+    league = listeners[0]
+    refused, kitchen_read = [], []
     try:
         kitchen = make_client(parse_broker_url(broker.url("club", "kitchen:k-pass")), "kitchen")
+        kitchen.on_connect = lambda c, u, f, r, p: c.subscribe("club/#", qos=1)
+        kitchen.on_message = lambda c, u, m: kitchen_read.append(m.topic)
         kitchen.connect("127.0.0.1", broker.port)
         kitchen.loop_start()
         time.sleep(0.5)
-        kitchen.publish("club/tables/kitchen/s1/events", b"mine", qos=1).wait_for_publish(3)
-        kitchen.publish("club/tables/attic/s1/events", b"forged", qos=1).wait_for_publish(3)
-        kitchen.publish("club/resend/attic", b"not mine to ask", qos=1).wait_for_publish(3)
+        for topic, payload in (("club/tables/kitchen/s1/events", b"mine"), ("club/tables/attic/s1/events", b"forged"),
+                               ("club/resend/attic", b"not mine to ask"), ("homeassistant/sensor/kitchen/turn/config",
+                                                                          b"my entity"),
+                               ("homeassistant/sensor/attic/turn/config", b"not my entity")):
+            kitchen.publish(topic, payload, qos=1).wait_for_publish(3)
         league.publish("club/tables/kitchen/s1/events", b"the league writes no table", qos=1).wait_for_publish(3)
+        league.publish("club/resend/kitchen", b"send again", qos=1).wait_for_publish(3)
         wrong = make_client(parse_broker_url(broker.url("club", "attic:k-pass")), "intruder")
         wrong.on_connect = lambda c, u, f, r, p: refused.append(r.is_failure)
         wrong.connect("127.0.0.1", broker.port)
@@ -137,10 +154,14 @@ def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
         wrong.loop_stop()
         kitchen.loop_stop()
     finally:
-        league.loop_stop()
+        for listener in listeners:
+            listener.loop_stop()
         broker.stop()
-    assert seen == [("club/tables/kitchen/s1/events", b"mine")]
-    assert refused and all(refused)          # a wrong password is refused
+    assert heard["league"] == [("club/tables/kitchen/s1/events", b"mine")]
+    assert heard["homeassistant"] == [("club/tables/kitchen/s1/events", b"mine"),
+                                      ("homeassistant/sensor/kitchen/turn/config", b"my entity")]
+    assert kitchen_read == ["club/resend/kitchen"]           # what the league asks of it, nothing else
+    assert refused and all(r is True for r in refused)      # a wrong password: refused
 
 
 def test_league_json_against_a_real_broker(tmp_path):
@@ -162,3 +183,63 @@ def test_league_json_against_a_real_broker(tmp_path):
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["overall"][0] == {"player": "Ann", "played": 1, "wins": 1, "points": 30, "score": 3}
+
+
+def make_certificates(folder) -> None:
+    """A test CA and a server certificate for 127.0.0.1 (openssl, EC keys: quick)."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=dicewatch test CA")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.crt", "-days", "2", "-extfile", "san.ext")
+
+
+def test_over_tls_with_a_password_from_a_file(tmp_path):
+    need_mosquitto()
+    from host.mqtt.publisher import Publisher
+    from host.session_store import SessionStore
+    from rules import register_game
+    from tests.games.secret_pig_rules import GAME as PIG
+    register_game(PIG)
+    make_certificates(tmp_path)
+    passwords = tmp_path / "passwords"
+    passwords.write_text("")
+    for user, password in (("kitchen", "k-pass"), ("league", "l-pass")):
+        subprocess.run(["mosquitto_passwd", "-b", str(passwords), user, password], check=True)
+    (tmp_path / "kitchen.pass").write_text("k-pass\n")
+    broker = Mosquitto(tmp_path / "broker", anonymous=False,
+                       extra=f"cafile {tmp_path}/ca.crt\ncertfile {tmp_path}/server.crt\nkeyfile {tmp_path}/server.key\n"
+                             f"password_file {passwords}")
+    secure = f"mqtts://{{}}@127.0.0.1:{broker.port}/club?ca={tmp_path}/ca.crt"
+    league = League(parse_broker_url(secure.format("league:l-pass")), tmp_path / "league.db",
+                    parse_scoring("3/1/0")).start()
+    try:
+        assert league.connected.wait(10)
+        with SessionStore(tmp_path / "sessions.db") as store:
+            table = store.create(PIG, {"players": ["Ann", "Ben"], "target": 10})
+            untrusting = Publisher(parse_broker_url(f"mqtts://kitchen:k-pass@127.0.0.1:{broker.port}/club"),
+                                   "kitchen", tmp_path / "sessions.db", outbox_path=tmp_path / "other.db").start()
+            publisher = Publisher(parse_broker_url(secure.format("kitchen") + f"&password_file={tmp_path}/kitchen.pass"),
+                                  "kitchen", tmp_path / "sessions.db").start()
+            for event in ({"type": "lucky", "player": "Ann", "face": "5"}, {"type": "lucky", "player": "Ben",
+                                                                           "face": "2"},
+                          {"type": "roll", "faces": ["5"]}, {"type": "hold"}):
+                table.play(event)
+                publisher.notify(table.id)
+                untrusting.notify(table.id)
+            assert publisher.wait_idle(10)
+            assert not untrusting.wait_idle(0.5)       # the broker's certificate is not one it trusts
+            untrusting.stop(flush=0)
+            publisher.stop()
+        deadline = time.monotonic() + 10
+        while league.snapshot()["finished"] != 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert league.snapshot()["overall"][0] == {"player": "Ann", "played": 1, "wins": 1, "points": 10, "score": 3}
+        assert untrusting.connected is False and "TLS refused" in untrusting.failure
+    finally:
+        league.stop()
+        broker.stop()
