@@ -70,9 +70,12 @@ STAR_HOLDS = 3
 HEADLINER_HOLDS = 5
 MELT_DICE = 3
 DEFAULT_ELEMENT_LOCATIONS = 3   # ASSUMPTION: the rulebook does not say
+# ASSUMPTION: in co-op one couple plays against fate, so "the other players" who take a
+# completed romance card's reward are nobody ("none"); "couple": the couple takes it.
+COOP_REWARDS = ("none", "couple")
 DECK_SIZES = {"solo": (6, 5), "other": (21, 24)}   # (Christmas romance, movie elements)
 OPTION_KEYS = ("mode", "players", "faces", "love_interests", "stage_cards", "romance_cards", "element_cards",
-               "fate_dice", "melts", "element_locations")
+               "fate_dice", "melts", "element_locations", "coop_reward")
 MAX_SIDES = 7           # seven stage cards of each stage, one of each per player or couple
 
 Cell = tuple[int, int]
@@ -154,6 +157,7 @@ class State:
     penalty_dice: int = 0
     penalty_roll: tuple[str, ...] = ()
     outcome: tuple[tuple[str, str], ...] = ()   # (("result", won|lost), ("side", ..), ("reason", ..))
+    coop_reward: str = "none"       # co-op: who takes a completed romance card's reward (COOP_REWARDS)
 
     @property
     def snowflake(self) -> str:
@@ -380,9 +384,14 @@ def setup(options: Mapping[str, Any]) -> State:
         raise RuleError(f"{mode} mode plays against fate: \"fate_dice\" must be at least 1")
     if mode not in ("solo", "coop"):
         fate = 0
+    coop_reward = "none" if options.get("coop_reward") is None else options["coop_reward"]
+    if coop_reward not in COOP_REWARDS:
+        raise RuleError(f"\"coop_reward\": expected one of {', '.join(COOP_REWARDS)}, got {coop_reward!r}")
+    if coop_reward != "none" and mode != "coop":
+        raise RuleError(f"\"coop_reward\": only for the coop mode, this game is {mode}")
     return State(mode=mode, faces=faces, players=tuple(players), sides=tuple(sides), romances=romances,
                  romance_deck=romance_deck, elements=elements, element_deck=element_deck,
-                 melts_allowed=melts, fate_dice_total=fate, turn=Turn(player=players[0]))
+                 melts_allowed=melts, fate_dice_total=fate, turn=Turn(player=players[0]), coop_reward=coop_reward)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -736,6 +745,8 @@ def _place(state: State, event) -> State:
         if card.reward:
             return replace(state, phase="penalty", penalty_dice=card.reward)
         return state
+    if state.mode == "coop" and state.coop_reward == "couple":
+        return _with_side(state, index, deferred=min(HEADLINER_HOLDS, state.sides[index].deferred + card.reward))
     return reward_others(state, index, card.reward)
 
 
@@ -1021,6 +1032,13 @@ def _check_faces(faces: Any) -> list[str]:
     return list(faces)
 
 
+def _check_choice(value: Any, choices: tuple[str, ...]) -> Any:
+    """One of ``choices``, or None (the default)."""
+    if value is not None and value not in choices:
+        raise ValueError(f"expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 def _check_bool(value: Any) -> bool:
     """True or false, nothing else (TOML's booleans)."""
     if not isinstance(value, bool):
@@ -1042,6 +1060,9 @@ OPTIONS = (
     Option("fate_dice", None, "Fate's dice (the rulebook's 10)."),
     Option("melts", None, "Whether 3 dice of one face melt a snowflake (default: in the solo game only)."),
     Option("element_locations", None, "Movie element cards face up at once (the rulebook's 3)."),
+    Option("coop_reward", None, "ASSUMPTION (the rulebook gives a romance card's reward to the other "
+           "players, and co-op has one couple): who takes it in co-op, nobody (none, the default) or the couple.",
+           check=lambda value: _check_choice(value, COOP_REWARDS)),
     Option("virtual_fate", False, "The box rolls fate's dice itself (from a seed kept in the log); "
            "not a rule, so not kept in the session's setup.", check=_check_bool, setup=False),
 )

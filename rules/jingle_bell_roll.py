@@ -87,7 +87,12 @@ DEFAULTS: dict[str, Any] = {
     "letter_effects": ["MILK", "COOKIE", "LIST", "STOCKING", "GIFT", REROLL],
     "gift_deck": 30,
     "starting_gift_cards": 1,
+    # Lactose Intolerant ("3 points when no MILK is scored"): does a MILK with no COOKIE to pair
+    # with (it scores nothing) rule it out? "any": yes, any MILK in the scored dice does;
+    # "paired": only a MILK that scores, in a MILK & COOKIE pair.
+    "lactose_intolerant_milk": "any",
 }
+LACTOSE_READINGS = ("any", "paired")
 
 
 # Keys a config file's [jingle-bell-roll] table may set.
@@ -105,6 +110,7 @@ class Rules:
     letter_effects: tuple[str, ...] = tuple(DEFAULTS["letter_effects"])
     gift_deck: int = DEFAULTS["gift_deck"]
     starting_gift_cards: int = DEFAULTS["starting_gift_cards"]
+    lactose_intolerant_milk: str = DEFAULTS["lactose_intolerant_milk"]
 
 
 @dataclass(frozen=True)
@@ -355,8 +361,11 @@ def make_rules(options: Mapping[str, Any]) -> Rules:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise RuleError(f'"{key}" must be a whole number >= 0, got {value!r}')
         counts[key] = value
+    lactose = merged["lactose_intolerant_milk"]
+    if lactose not in LACTOSE_READINGS:
+        raise RuleError(f'"lactose_intolerant_milk" must be one of {", ".join(LACTOSE_READINGS)}; got {lactose!r}')
     return Rules(rounds=rounds, letter_stacks=tuple(sorted(parsed)), letter_effects=tuple(effects),
-                 **charts, **counts)
+                 lactose_intolerant_milk=lactose, **charts, **counts)
 
 
 # ---------------------------------------------------------------------------------------
@@ -838,7 +847,8 @@ def score_roll(faces: Sequence[str], uses: Sequence[Use], rules: Rules = Rules()
         ability = use.ability
         if ability.effect == "bonus":
             times = {"pairs": pairs, "bell_stocking_pairs": min(counts[BELL], counts[STOCKING]),
-                     "no_milk": int(counts[MILK] == 0), "bells": counts[BELL], "gifts": counts[GIFT]}[ability.bonus]
+                     "no_milk": int((pairs if rules.lactose_intolerant_milk == "paired" else counts[MILK]) == 0),
+                     "bells": counts[BELL], "gifts": counts[GIFT]}[ability.bonus]
             if times == 0:
                 raise RuleError(f"{ability.name} would score nothing here ({ability.text})")
             breakdown.append((f"{ability.name}", ability.points * times))
@@ -1039,10 +1049,14 @@ OPTION_HELP = {
                       "face other than BELL, or REROLL.",
     "gift_deck": "Gift cards in the deck (the rulebook's 30).",
     "starting_gift_cards": "Gift cards each player starts with (the rulebook's 1).",
+    "lactose_intolerant_milk": "ASSUMPTION (the rulebook says 'no MILK scored'): whether any MILK in the "
+                               "scored dice rules out Lactose Intolerant (any), or only a MILK that scores, "
+                               "in a MILK & COOKIE pair (paired).",
 }
 
 OPTIONS = tuple(Option(key, 5 if key == "rounds" else copy.deepcopy(DEFAULTS[key]), OPTION_HELP[key],
-                       check=_option_check(key), choices=(5, 6) if key == "rounds" else ())
+                       check=_option_check(key), choices={"rounds": (5, 6), "lactose_intolerant_milk":
+                                                          LACTOSE_READINGS}.get(key, ()))
                 for key in OPTION_KEYS)
 
 

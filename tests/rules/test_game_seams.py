@@ -74,7 +74,7 @@ def test_jbr_offers_one_option_per_config_key_with_todays_defaults():
 
 def test_jbr_help_says_which_options_are_assumptions():
     assumed = {o.name for o in JBR.options if "ASSUMPTION" in o.help}
-    assert assumed == {"stocking_points", "gift_points", "letter_stacks", "letter_effects"}
+    assert assumed == {"stocking_points", "gift_points", "letter_stacks", "letter_effects", "lactose_intolerant_milk"}
 
 
 @pytest.mark.parametrize("key, value", [
@@ -231,7 +231,7 @@ def test_jbr_views_show_everything_to_everyone():
 
 def test_cr_options_and_their_defaults():
     decks = ["love_interests", "stage_cards", "romance_cards", "element_cards", "fate_dice", "melts",
-             "element_locations"]
+             "element_locations", "coop_reward"]
     assert [o.name for o in CR.options] == ["mode", "faces", *decks, "virtual_fate"]
     assert CR.read_options(None) == {"mode": "solo", "faces": list(FACE_SETS["christmas-romance"]),
                                      **{name: None for name in decks}, "virtual_fate": False}
@@ -262,7 +262,7 @@ def test_cr_faces_must_be_six_different_names_as_dicewatch_place_says(faces):
     ("mode", "duel", "[christmas-romance] mode: expected one of solo, coop, couples, multiplayer, got 'duel'"),
     ("virtual_fate", "yes", "[christmas-romance] virtual_fate: expected true or false, got 'yes'"),
     ("stage_card", [], "[christmas-romance] unknown key 'stage_card'; expected one of mode, faces, love_interests, "
-     "stage_cards, romance_cards, element_cards, fate_dice, melts, element_locations, virtual_fate"),
+     "stage_cards, romance_cards, element_cards, fate_dice, melts, element_locations, coop_reward, virtual_fate"),
 ])
 def test_cr_bad_options_are_named(key, value, message):
     with pytest.raises(OptionError) as err:
