@@ -19,10 +19,16 @@ as a careful player would:
   (drawn with the seed), or pushes the knob when the game waits for it;
 * both: each die the loop asks to check is answered with what lies on the table.
 
+The box learns the dice as it plays, as `dicewatch run` does (vision/learning.py: each die
+scored or corrected becomes an example, here in the loop's thread so that a seed always
+plays the same game; ``--no-learning`` reads with the taught set alone).
+
 Printed per game: whether it was played to the end, the turns, the rolls and re-rolls
 stored, the rolls the rules refused, the dice checked, the reads that could not be used
-(not the number of dice the game needs: the players throw again), and the rolls stored
-without a check that differ from what lay on the table (confident misreads). These are
+(not the number of dice the game needs: the players throw again), the rolls stored
+without a check that differ from what lay on the table (confident misreads), and the turns
+that needed no press but Score (no die asked about, no read refused or unusable, no roll
+stored wrong: the product's goal is 95 % of Jingle Bell Roll's turns). These are
 rendered dice: they show the whole device path holds together over a game, not how real
 dice read (see the README's real-photo figures).
 """
@@ -44,6 +50,7 @@ from host.demo_table import calibrate_synthetic, teach_at_synthetic_camera
 from host.loop import TableLoop
 from host.presenters import RecordingPresenter, counted
 from host.session_store import SessionStore
+from host.table_setup import learning_watcher
 from host.watcher import FrameWatcher, dice_reader
 from rules import get_game
 from vision.synthetic_camera import SyntheticCamera
@@ -70,6 +77,8 @@ class GameFigures:
     misread: list = field(default_factory=list)
     taught: tuple[int, int] = (0, 0)
     seconds: float = 0.0
+    turns: int = 0           # turns ended (scored, or ended by the fate game)
+    turns_clean: int = 0     # ... that needed no press but Score (see the module docstring)
     reads: Tally = field(default_factory=Tally)   # every settled read, against the dice on the table
 
     def line(self) -> str:
@@ -80,6 +89,7 @@ class GameFigures:
                 f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked} of "
                 f"{self.dice_stored} stored ({self.checked_right} only confirmed) in {self.checked_reads} reads; "
                 f"reads not usable {self.unusable}; rolls stored unchecked and wrong {len(self.misread)}; "
+                f"turns with no press but Score {self.turns_clean} of {self.turns}; "
                 f"taught {self.taught[0]}/{self.taught[1]}; {self.seconds:.0f} s")
 
 
@@ -131,8 +141,12 @@ def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> li
     return lines
 
 
-def play(game: str, seed: int, work: Path) -> GameFigures:
-    """One benchmark game (``game``: a name of ``benchmarks()``) at synthetic camera ``seed``."""
+TURN_ENDS = ("score", "end_turn")
+
+
+def play(game: str, seed: int, work: Path, learn: bool = True) -> GameFigures:
+    """One benchmark game (``game``: a name of ``benchmarks()``) at synthetic camera ``seed``;
+    ``learn``: the box learns the dice from each roll stored."""
     started = time.perf_counter()
     module, setup = benchmarks()[game]
     rules = get_game(module.GAME)
@@ -145,7 +159,9 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
         raise SystemExit(f"synthetic:{seed}: the tray could not be calibrated: {note}")
     with SessionStore(data / "sessions.db") as store:
         screen = RecordingPresenter()
-        watcher = FrameWatcher(dice_reader(dice_set, data, calibration), calibration=calibration)
+        reader = dice_reader(dice_set, data, calibration)
+        watcher = (learning_watcher(reader, dice_set, data, calibration, background=False) if learn
+                   else FrameWatcher(reader, calibration=calibration))
         table = store.create(rules, setup)
         loop = TableLoop(table, presenters=[screen], watcher=watcher, **getattr(module, "BENCH_LOOP", {}))
         player = module.bench_player
@@ -154,9 +170,11 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
         loop.open_camera = lambda: camera
         loop.start()
         rng = random.Random(seed)
-        waited, events, checked_since, asking = 0, 0, False, None
+        waited, events, checked_since, asking, troubled = 0, 0, False, None, False
         while not rules.is_over(table.state) and figures.frames < MAX_FRAMES:
+            refused = loop.refused
             if loop.pending is not None:
+                troubled = True
                 if loop.pending is not asking:
                     asking = loop.pending
                     figures.checked_reads += 1
@@ -165,12 +183,14 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
                 checked_since = True
             elif loop.showing_notice and screen.screens and screen.screens[-1].kind == "error":
                 figures.unusable += screen.screens[-1].title.startswith("I see")
+                troubled = True
                 loop.handle("next")   # put it away: the players throw again
             else:
                 player(loop, table, waited, rng)
             reads_before = watcher.reads
             loop.step()
             figures.frames += 1
+            troubled = troubled or loop.refused != refused
             if watcher.reads != reads_before and watcher.last_roll is not None:
                 tally_read(figures.reads, watcher.last_roll, camera.truth.dice)
             if len(table.session.events) != events:
@@ -179,7 +199,12 @@ def play(game: str, seed: int, work: Path) -> GameFigures:
                 if (event["type"] in loop.plays.throw_events and "faces" in event and not checked_since
                         and Counter(event["faces"]) != Counter(camera.truth.faces)):
                     figures.misread.append((event["type"], event["faces"], camera.truth.faces))
+                    troubled = True
                 checked_since = False
+                if event["type"] in TURN_ENDS:
+                    figures.turns += 1
+                    figures.turns_clean += not troubled
+                    troubled = False
             else:
                 waited += 1
                 if waited > STUCK_FRAMES:
@@ -204,12 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     kinds = list(benchmarks())
     parser.add_argument("--games", nargs="+", choices=kinds, default=kinds, metavar="GAME",
                         help=f"which games: {', '.join(kinds)} (default all)")
+    parser.add_argument("--no-learning", action="store_true",
+                        help="read every roll with the set taught at the camera alone")
     args = parser.parse_args(argv)
     results = []
     with tempfile.TemporaryDirectory(prefix="dicewatch-games-") as work:
         for game in args.games:
             for seed in args.seeds:
-                figures = play(game, seed, Path(work))
+                figures = play(game, seed, Path(work), learn=not args.no_learning)
                 print(figures.line(), flush=True)
                 for kind, stored, on_table in figures.misread:
                     print(f"    {kind} stored {' '.join(sorted(stored))}; on the table {' '.join(sorted(on_table))}")
@@ -220,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         everything += f.reads
     print()
     print("\n".join(reliability_lines(everything)))
+    for game in dict.fromkeys(f.game for f in results):
+        turns = sum(f.turns for f in results if f.game == game)
+        clean = sum(f.turns_clean for f in results if f.game == game)
+        if turns:
+            print(f"{game}: {clean} of {turns} turns ({clean / turns:.1%}) needed no press but Score "
+                  f"({'learning the dice as it plays' if not args.no_learning else 'not learning'})")
     rolls = sum(f.events["roll"] + f.events["fate_roll"] + f.events["reroll"] for f in results)
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
           f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "

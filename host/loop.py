@@ -545,6 +545,8 @@ class TableLoop:
             self.show_home()
             return
         undone = self.table.undo()
+        if self.learner is not None:   # what that roll taught unchallenged is withdrawn
+            self.learner.undone(self.table.id, len(self.table.session.events))
         self.stack.clear()
         self.same_read = self.last_read = None  # both were about the event taken back
         self.known_spots = []
@@ -630,6 +632,21 @@ class TableLoop:
             return Throw(0)
         chance = self.plays.wanted_chance(self.awaited)
         return Throw(chance.dice, keep=tuple(chance.standing)) if chance is not None else Throw(0)
+
+    @property
+    def learner(self):
+        """What learns the dice from each stored roll (vision.learning.TableLearner), carried by
+        the watcher that reads them (host.table_setup.learning_watcher); None for games without
+        dice, pip dice, or a watcher that does not learn."""
+        return getattr(self.watcher, "learner", None)
+
+    def _learning_notice(self) -> None:
+        """Said once, between checks and menus: the learner kept new examples aside."""
+        if self.learner is None or any(isinstance(item, (Choosing, Checking, Answering)) for item in self.stack):
+            return
+        text = self.learner.take_notice()
+        if text:
+            self.show(Screen("prompt", title="Dice not learned", lines=(text,)), notice=True)
 
     # -- reads from the camera -----------------------------------------------------------------
     def not_reading(self) -> str | None:
@@ -835,6 +852,9 @@ class TableLoop:
         self.same_read = None   # a read kept for Next was of the dice before this event
         self.known_spots = known
         self.last_read = list(faces)
+        if self.learner is not None:   # its dice become examples of their faces, off this thread
+            corrected = [note["die"] - 1 for note in notes if note.get("type") == "correction"]
+            self.learner.stored(self.table.id, len(self.table.session.events) - 1, faces, spots, corrected)
         self.plays.thrown(event)
 
     # -- corrections ---------------------------------------------------------------------------
@@ -876,6 +896,8 @@ class TableLoop:
         except RuleError as exc:
             raise RuleError(f"die {index + 1} cannot be {face}: {exc}") from None
         self.known_spots = known
+        if self.learner is not None:   # the die's example was wrong: withdrawn, learned as corrected
+            self.learner.corrected(self.table.id, len(self.table.session.events) - 1, index, face)
         self.same_read = None  # it was a read of the uncorrected dice
         self.last_read = faces
         self.restart_answers()
@@ -1027,6 +1049,7 @@ class TableLoop:
                 self.on_frame(frame)
             except Exception as exc:  # noqa: BLE001 - one unreadable picture must not end the game
                 self._could_not_read(exc)
+        self._learning_notice()
         self._tell("tick", self.clock())
 
     def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,

@@ -22,7 +22,7 @@ from host.presenters import how_many_dice
 from host.table_setup import RunFailed, add_controls, make_display
 from host.teach_console import TeachConsole
 from host.teach_limits import DEFAULT_SHOTS, MIN_PHOTOS
-from vision import dicesets, sources, taught
+from vision import dicesets, learning, sources, taught
 from vision.calibrate import CalibrationError, calibrate
 from vision.reader import ImageError, load_image
 from vision.settle import SettleGate
@@ -87,21 +87,21 @@ def look_alike(model) -> list[tuple[str, int, int]]:
 
 # --------------------------------------------------------------------------- from a folder
 
-def examples_from_folder(folder: Path, adding: bool = False) -> dict[str, list]:
+def examples_from_folder(folder: Path, adding: bool = False, flag: str = "--from") -> dict[str, list]:
     """Example crops per face from DIR/<FACE>/ photos; TeachInputError lists every problem.
     ``adding`` (--add): any number of photos of any of the set's faces will do; the set
-    they join has the rest."""
+    they join has the rest. ``flag``: the option that named the folder, for the messages."""
     if not folder.exists():
-        raise TeachInputError([f"--from {folder}: no such folder"])
+        raise TeachInputError([f"{flag} {folder}: no such folder"])
     if not folder.is_dir():
-        raise TeachInputError([f"--from {folder}: not a folder; expected a folder with one "
+        raise TeachInputError([f"{flag} {folder}: not a folder; expected a folder with one "
                                f"sub-folder of photos per face ({folder}/<FACE>/*.jpg)"])
     face_dirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not face_dirs:
         loose = [p.name for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES]
         hint = (f" (it holds {len(loose)} photo(s) directly: put each face's photos in a "
                 f"sub-folder named after the face)" if loose else "")
-        raise TeachInputError([f"--from {folder}: no face folders{hint}; expected "
+        raise TeachInputError([f"{flag} {folder}: no face folders{hint}; expected "
                                f"{folder}/<FACE>/ with photos of that face on top, e.g. "
                                f"{folder}/BELL/1.jpg"])
     problems, examples = [], {}
@@ -129,7 +129,7 @@ def examples_from_folder(folder: Path, adding: bool = False) -> dict[str, list]:
                             f"{MIN_PHOTOS} needed (8 or more read best)")
         examples[face_dir.name] = crops
     if len(face_dirs) == 1 and not problems and not adding:
-        problems.append(f"--from {folder}: only one face folder ({face_dirs[0].name}); "
+        problems.append(f"{flag} {folder}: only one face folder ({face_dirs[0].name}); "
                         f"a die set needs at least 2 faces")
     if problems:
         raise TeachInputError(problems)
@@ -189,8 +189,9 @@ def die_crop_from_photo(photo: Path, finder=None):
     return taught.face_crop(image, x, y, bw, bh)
 
 
-def store(name: str, examples: dict, data, replace: bool, where: str):
-    """Save the set and report its self-check; the taught FaceModel, or None (said why)."""
+def store(name: str, examples: dict, data, replace: bool, where: str, adding: bool = False):
+    """Save the set and report its self-check; the taught FaceModel, or None (said why).
+    ``adding`` (--add): what the set learned at the table is kept (vision/learning.py)."""
     if name in dicesets.FACE_SETS:
         expected = set(dicesets.FACE_SETS[name])
         missing = sorted(expected - set(examples))
@@ -199,7 +200,9 @@ def store(name: str, examples: dict, data, replace: bool, where: str):
                   f"{', '.join(dicesets.FACE_SETS[name])}; this set has no "
                   f"{', '.join(missing)} (rename faces with 'dicewatch dice rename')", file=sys.stderr)
     try:
-        stored = dicesets.save_set(name, examples, data, replace=replace, min_examples=MIN_PHOTOS)
+        def save():
+            return dicesets.save_set(name, examples, data, replace=replace, min_examples=MIN_PHOTOS)
+        stored = learning.kept_through(dicesets.store_dir(data) / name, save) if adding else save()
     except (dicesets.DiceSetError, taught.TeachError) as exc:
         print(f"dicewatch teach: {exc}", file=sys.stderr)
         return None
@@ -215,7 +218,7 @@ def store(name: str, examples: dict, data, replace: bool, where: str):
             names = ",".join(face for face, _, _ in confused)
             print(f"  read wrong when left out: {which}: those faces look alike in these pictures. More "
                   f"of them (turned, moved, in the light you play in) can be added, keeping these: "
-                  f"dicewatch teach --dice {name} --add --faces {names} --camera ... (or --from DIR)")
+                  f"dicewatch teach --dice {name} --add --faces {names} --camera ... (or --add DIR)")
         else:
             print("  some faces look alike in these photos: add more (turned, moved, in your light) "
                   "with --add")
@@ -431,7 +434,7 @@ def teach_with(session: CameraSession, console, args, faces: list[str], data,
     where = f"camera {args.camera}"
     if kept:
         examples, where = with_added(args.dice, kept, examples), f"its pictures and more from camera {args.camera}"
-    model = store(args.dice, examples, data, args.replace or bool(kept), where)
+    model = store(args.dice, examples, data, args.replace or bool(kept), where, adding=bool(kept))
     if model is None:
         console.finish("Not taught", ["see the terminal for why"], terminal=False)
         return 1

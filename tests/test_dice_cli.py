@@ -203,3 +203,62 @@ def test_a_replacement_cut_short_between_its_renames_is_finished_on_the_next_loo
     assert dicesets.load_set("sky", dicewatch_home).faces == faces
     assert dicesets.load_model("sky", dicewatch_home).faces == faces
     assert not list((dicewatch_home / "dice").glob(".sky.old.*"))
+
+
+def learned_sky(sky):
+    """Two games taught 'sky' at the table: one scored a SUN and a MOON, one corrected a STAR."""
+    from vision import learning
+    store = learning.ExampleStore.of_set(sky.folder)
+    crop = np.full((50, 50, 3), 180, np.uint8)
+    store.change(added=[(learning.Example("g1-2-0", "SUN", learning.ACCEPTED, "g1", 2, 0), crop),
+                        (learning.Example("g1-2-1", "MOON", learning.ACCEPTED, "g1", 2, 1), crop),
+                        (learning.Example("g2-5-0", "STAR", learning.CORRECTED, "g2", 5, 0), crop),
+                        (learning.Example("g2-7-0", "SUN", learning.ACCEPTED, "g2", 7, 0, aside=True), crop)])
+    return store
+
+
+def test_show_says_what_each_face_learned_at_the_table_and_from_which_games(sky, tmp_path, capsys):
+    assert dice("show", "sky", "--out", tmp_path / "sky.png") == 0
+    assert "learned at the table: nothing yet" in capsys.readouterr().out
+    learned_sky(sky)
+    assert dice("show", "sky", "--out", tmp_path / "sky.png") == 0
+    out = capsys.readouterr().out
+    assert "  SUN: 5 taught, 1 scored, 0 corrected" in out
+    assert "  STAR: 5 taught, 0 scored, 1 corrected" in out
+    assert "kept aside: 1" in out and "games that taught it: g1 (2), g2 (2)" in out
+    assert "dicewatch dice forget sky --session ID" in out
+
+
+def test_forget_takes_back_what_one_game_taught(sky, dicewatch_home, capsys):
+    from vision import learning
+    learned_sky(sky)
+    assert dice("forget", "sky", "--session", "g2") == 0
+    assert "forgot the 2 example(s) session g2 taught" in capsys.readouterr().out
+    store = learning.ExampleStore.of_set(sky.folder)
+    assert sorted(store.examples) == ["g1-2-0", "g1-2-1"] and not store.crop_path("g2-5-0").exists()
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (("forget", "sky", "--session", "g9"), 1, "no examples of sky came from session 'g9'; the games that taught it: g1, g2"),
+    (("forget", "nope", "--session", "g1"), 1, "no die set named 'nope'"),
+    (("forget", "d6-pips", "--session", "g1"), 1, "built-in pip reader; it learns nothing"),
+    (("forget", "bad name", "--session", "g1"), 2, "die set name 'bad name'"),
+])
+def test_forget_bad_input(sky, capsys, args, code, message):
+    learned_sky(sky)
+    assert dice(*args) == code
+    assert message in capsys.readouterr().err
+
+
+def test_forget_needs_a_session(sky):
+    with pytest.raises(SystemExit) as exc:
+        dice("forget", "sky")
+    assert exc.value.code == 2
+
+
+def test_a_damaged_learned_list_is_named(sky, capsys):
+    from vision import learning
+    learned_sky(sky)
+    (sky.folder / learning.FOLDER / learning.MANIFEST).write_text("{not json")
+    assert dice("forget", "sky", "--session", "g1") == 1
+    assert "examples.json: not a learned-example list" in capsys.readouterr().err

@@ -417,3 +417,44 @@ def test_a_throw_unseen_while_teaching_does_not_shift_the_later_faces(dicewatch_
     assert [len(stored.examples[f]) for f in stored.faces] == [7, 8, 8, 8, 8, 8]
     assert "self-check: 47 of 47 examples read right" in out
     assert "self-check: 6 of 6 dice read right" in out
+
+
+def test_add_dir_adds_pictures_and_keeps_what_the_table_taught(tmp_path, dicewatch_home, capsys):
+    from vision import learning
+    assert teach("--dice", "sky", "--from", write_face_folder(tmp_path / "first")) == 0
+    store = learning.ExampleStore.of_set(dicesets.load_set("sky", dicewatch_home).folder)
+    store.change(added=[(learning.Example("g1-2-0", "SUN", learning.ACCEPTED, "g1", 2, 0),
+                         np.full((40, 40, 3), 200, np.uint8))])
+    more = write_face_folder(tmp_path / "more", faces=("STAR",), count=2)
+    capsys.readouterr()
+    assert teach("--dice", "sky", "--add", more) == 0
+    assert f"taught sky from its pictures and those in {more}" in capsys.readouterr().out
+    stored = dicesets.load_set("sky", dicewatch_home)
+    assert [len(stored.examples[f]) for f in FACES] == [5, 5, 7]
+    kept = learning.ExampleStore.of_set(stored.folder)
+    assert list(kept.examples) == ["g1-2-0"] and kept.crop_path("g1-2-0").is_file()
+
+
+@pytest.mark.parametrize("extra, code, message", [
+    (("--from", "x"), 2, "give no --from or --camera with it"),
+    (("--camera", "synthetic"), 2, "give no --from or --camera with it"),
+])
+def test_add_dir_is_the_only_source(tmp_path, capsys, extra, code, message):
+    assert teach("--dice", "sky", "--add", tmp_path, *extra) == code
+    assert message in capsys.readouterr().err
+
+
+def test_add_dir_bad_folders_are_named_as_add(tmp_path, dicewatch_home, capsys):
+    assert teach("--dice", "sky", "--from", write_face_folder(tmp_path / "first")) == 0
+    capsys.readouterr()
+    assert teach("--dice", "sky", "--add", tmp_path / "nowhere") == 1
+    assert f"--add {tmp_path / 'nowhere'}: no such folder" in capsys.readouterr().err
+    (tmp_path / "flat").mkdir()
+    cv2.imwrite(str(tmp_path / "flat" / "1.png"), np.zeros((40, 40, 3), np.uint8))
+    assert teach("--dice", "sky", "--add", tmp_path / "flat") == 1
+    assert "no face folders (it holds 1 photo(s) directly" in capsys.readouterr().err
+
+
+def test_no_pictures_named_is_usage(capsys):
+    assert teach("--dice", "sky") == 2
+    assert "say where the pictures are: --from DIR, --camera SOURCE, or --add DIR" in capsys.readouterr().err

@@ -761,6 +761,22 @@ def teach(examples: Mapping[str, Sequence[np.ndarray]], *,
                      loo_margins, loo_right, owners_arr, tuple(float(w) for w in neighbours or ()))
 
 
+def example_templates(crop: np.ndarray, kind: str | None = None, angles: int = ANGLES,
+                      scales: Sequence[float] = SCALES) -> np.ndarray:
+    """A teaching example's templates at ``angles`` turns and ``scales`` (what
+    ``features(kind).example`` makes at ANGLES x SCALES for the patterns and fused kinds):
+    the dice a table teaches (vision/learning.py) are all seen at this camera's scale, so
+    they are stored at one scale, a third of the templates to read against."""
+    extract = features(kind)
+    if extract.name == "pattern":
+        return turned_patterns(crop, angles, scales)
+    if extract.name == "embedding":
+        return extract.turned(crop, angles, scales)
+    patterns = turned_patterns(crop, angles, scales)
+    vectors = extract.embedding.turned(crop, angles, scales)
+    return np.hstack([extract.a * patterns, extract.b * vectors]).astype(np.float32)
+
+
 def better_reading(first: np.ndarray, other: np.ndarray, margin: float = SECOND_AXIS_MARGIN) -> np.ndarray:
     """The face scores of one crop as first read, or those of another reading of it (second
     colour axis, flipped sign: OTHER_READINGS) when its best face fits by more than
@@ -812,13 +828,37 @@ def _calibrate(faces, templates, labels, owners, plain, neighbours):
         keep = owners != example_id
         sims = (pattern @ templates[keep].T).max(axis=0)
         scores = face_scores(sims, labels[keep], owners[keep], len(faces), neighbours)
-        true = float(scores[index])
-        other = float(np.max(np.delete(scores, index)))
-        margins.append(true - other)
-        fits.append(true)
-        ranked = np.sort(scores)[::-1]
-        read_margins.append(float(ranked[0] - ranked[1]))
-        read_right.append(int(np.argmax(scores)) == index)
+        _left_out_read(scores, index, margins, fits, read_margins, read_right)
+    return _calibration_figures(margins, fits, read_margins, read_right)
+
+
+def _left_out_read(scores, true, margins, fits, read_margins, read_right) -> None:
+    """One left-out example's face ``scores`` (its face: index ``true``) added to the lists."""
+    margins.append(float(scores[true]) - float(np.max(np.delete(scores, true))))
+    fits.append(float(scores[true]))
+    ranked = np.sort(scores)[::-1]
+    read_margins.append(float(ranked[0] - ranked[1]))
+    read_right.append(int(np.argmax(scores)) == true)
+
+
+def calibrate_pairs(faces: int, pair_sims: np.ndarray, example_face: np.ndarray,
+                    neighbours: Sequence[float]):
+    """``_calibrate``'s figures (leave-one-out) from each example's best similarity to every
+    other example (``pair_sims[i, j]``: example i's query against example j's templates; the
+    diagonal is left out), so a set that grows by a few examples (vision/learning.py) is
+    calibrated again without reading every example against every template."""
+    margins, fits, read_margins, read_right = [], [], [], []
+    everyone = np.arange(len(example_face))
+    for index in everyone:
+        keep = everyone != index
+        scores = face_scores(pair_sims[index, keep], example_face[keep], everyone[keep], faces, neighbours)
+        _left_out_read(scores, int(example_face[index]), margins, fits, read_margins, read_right)
+    return _calibration_figures(margins, fits, read_margins, read_right)
+
+
+def _calibration_figures(margins, fits, read_margins, read_right):
+    """margin_scale, fit_floor, fit_scale, read margins, reads right: from the leave-one-out
+    reads' margins and fits (see FaceModel)."""
     margins_arr, fits_arr = np.array(margins), np.array(fits)
     margin_scale = float(np.clip(np.median(margins_arr), 0.03, 0.5))
     fit_scale = float(np.clip(np.std(fits_arr), 0.02, 0.1))

@@ -29,7 +29,8 @@ from host.paths import data_dir, default_config_file
 from host.presenters import TerminalPresenter
 from host.session_recovery import open_checked
 from host.session_store import StoreError
-from host.table_setup import RunFailed, add_controls, display_flags, fail, load_calibration, make_display
+from host.table_setup import (RunFailed, add_controls, display_flags, fail, learning_watcher, load_calibration,
+                              make_display)
 from rules import get_game
 from rules.core import RuleError
 
@@ -179,7 +180,7 @@ def run(args) -> int:
 
 def play(args) -> int:
     from host.loop import TableLoop  # (the table loop: see above)
-    from host.watcher import FrameWatcher, dice_reader  # (the table loop: see above)
+    from host.watcher import dice_reader  # (the table loop: see above)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     web_address = None
     if args.web:
@@ -244,7 +245,7 @@ def play(args) -> int:
         presenters.append(web)
     if publish is not None:
         presenters.append(publish)
-    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir) if reader else None
+    watcher = learning_watcher(reader, dice_set, data_dir(), calibration, overlay_dir=overlay_dir) if reader else None
     if watcher is not None:
         watcher.camera_source = config.camera   # named when the mat is not where the calibration saw it
     loop = TableLoop(table, presenters=presenters, watcher=watcher,
@@ -252,8 +253,8 @@ def play(args) -> int:
                      **games.loop_arguments(game.name, args, box_options))
     if dice_set not in (None, "d6-pips"):  # custom dice can be taught again from the knob menu, between turns
         from host.teaching import box_teacher  # (OpenCV and the dice models: see above)
-        loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: FrameWatcher(
-            dice_reader(dice_set, data_dir(), calibration), calibration=calibration, overlay_dir=overlay_dir))
+        loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: learning_watcher(
+            dice_reader(dice_set, data_dir(), calibration), dice_set, data_dir(), calibration, overlay_dir=overlay_dir))
     try:
         devices, _ = add_controls(config, loop.post, loop.presenters)
     except ConfigError as exc:

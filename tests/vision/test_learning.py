@@ -1,0 +1,164 @@
+"""The learned-example store and the learner (vision/learning.py): bounded, diverse,
+withdrawn, forgotten by session, written whole, and gated by the self-check."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from vision import learning, synth, taught
+from vision.learning import ACCEPTED, CORRECTED, Example, ExampleStore, Learner, LearningError
+from vision.roll import FACE_SETS
+
+SET = "jingle-bell-roll"
+FACES = FACE_SETS[SET]
+
+
+@pytest.fixture(autouse=True)
+def patterns_only(monkeypatch):
+    """The hand-built patterns: the same learning, without the embedding network's cost."""
+    monkeypatch.setattr(taught, "DEFAULT_KIND", "pattern")
+
+
+def crop(face: str, seed: int, style_seed: int = 1) -> np.ndarray:
+    style = synth.random_style(np.random.default_rng([style_seed, 77]), swirl=False)
+    return taught.tighten_crop(synth.render_face_crop(SET, face, seed=seed, style=style))
+
+
+@pytest.fixture(scope="module")
+def taught_crops():
+    return {face: [crop(face, 100 * i + n) for n in range(3)] for i, face in enumerate(FACES)}
+
+
+def learner_of(taught_crops, **kw) -> Learner:
+    return Learner(FACES, taught_crops, kind="pattern", **kw)
+
+
+def example(key: str, face: str, source: str = ACCEPTED, session: str = "s1") -> Example:
+    return Example(key, face, source, session, int(key.split("-")[-1]) if key[-1].isdigit() else 0, 0)
+
+
+# --------------------------------------------------------------------------- the store
+
+def test_the_store_keeps_examples_and_crops_across_a_restart(tmp_path):
+    store = ExampleStore(tmp_path / "learned")
+    big = np.full((120, 90, 3), 200, np.uint8)
+    store.change(added=[(example("s1-3-0", "MILK"), big), (example("s2-4-1", "BELL", CORRECTED, "s2"), big)])
+    again = ExampleStore(tmp_path / "learned")
+    assert list(again.examples) == ["s1-3-0", "s2-4-1"]
+    assert again.examples["s2-4-1"].source == CORRECTED and again.examples["s2-4-1"].session == "s2"
+    assert max(again.crop("s1-3-0").shape[:2]) == learning.CROP_SIDE   # at the reader's scale
+    assert again.of_session("s2") == ["s2-4-1"]
+    again.change(dropped=again.of_session("s2"))
+    assert list(ExampleStore(tmp_path / "learned").examples) == ["s1-3-0"]
+    assert not again.crop_path("s2-4-1").exists()
+
+
+def test_a_crash_while_the_list_is_written_leaves_the_previous_list(tmp_path, monkeypatch):
+    store = ExampleStore(tmp_path / "learned")
+    store.change(added=[(example("s1-1-0", "MILK"), np.zeros((40, 40, 3), np.uint8))])
+    before = (tmp_path / "learned" / learning.MANIFEST).read_text()
+
+    def power_cut(src, dst):
+        raise OSError("power cut")
+    monkeypatch.setattr(learning.os, "replace", power_cut)
+    with pytest.raises(OSError):
+        store.change(added=[(example("s1-2-0", "BELL"), np.zeros((40, 40, 3), np.uint8))])
+    monkeypatch.undo()
+    assert (tmp_path / "learned" / learning.MANIFEST).read_text() == before
+    assert list(ExampleStore(tmp_path / "learned").examples) == ["s1-1-0"]
+    assert not [p for p in (tmp_path / "learned").rglob("*.part")]
+
+
+def test_a_damaged_list_is_a_clear_error_naming_the_file(tmp_path):
+    folder = tmp_path / "learned"
+    folder.mkdir()
+    (folder / learning.MANIFEST).write_text('{"schema": 1, "examples": [{"key": 3}]}')
+    with pytest.raises(LearningError, match=r"examples\.json: not a learned-example list"):
+        ExampleStore(folder)
+    (folder / learning.MANIFEST).write_text(json.dumps({"schema": 1, "examples": [
+        {"key": "a", "face": "MILK", "source": "guessed"}]}))
+    with pytest.raises(LearningError, match="source 'guessed'"):
+        ExampleStore(folder)
+
+
+# --------------------------------------------------------------------------- the learner
+
+def test_new_examples_are_read_with_at_once_without_teaching_again(taught_crops):
+    learner = learner_of(taught_crops)
+    other_look = crop("GIFT", 7, style_seed=5)
+    before = learner.model()
+    offer = learner.offer([(example("s1-1-0", "GIFT", CORRECTED), other_look)])
+    assert offer.used == ("s1-1-0",)
+    model = learner.model()
+    assert len(model.example_faces()) == len(before.example_faces()) + 1
+    assert model.classify(other_look)[0] == "GIFT"
+    # the confidence is calibrated on every example, as teaching does
+    assert model.self_check[1] == len(before.example_faces()) + 1
+
+
+def test_the_same_die_again_replaces_its_older_example(taught_crops):
+    learner = learner_of(taught_crops)
+    still = crop("BELL", 11, style_seed=5)
+    learner.offer([(example("s1-1-0", "BELL"), still)])
+    offer = learner.offer([(example("s1-2-0", "BELL"), still.copy())])   # a BELL left standing
+    assert offer.dropped == ("s1-1-0",) and offer.used == ("s1-2-0",)
+    assert learner.counts()["BELL"] == {"taught": 3, ACCEPTED: 1}
+
+
+def test_an_unchallenged_read_never_replaces_a_correction(taught_crops):
+    learner = learner_of(taught_crops)
+    die = crop("LIST", 12, style_seed=5)
+    learner.offer([(example("s1-1-0", "LIST", CORRECTED), die)])
+    offer = learner.offer([(example("s1-2-0", "LIST"), die.copy())])
+    assert offer.skipped == ("s1-2-0",) and learner.counts()["LIST"][CORRECTED] == 1
+
+
+def test_a_correction_withdraws_a_look_alike_read_of_another_face(taught_crops):
+    learner = learner_of(taught_crops)
+    die = crop("STOCKING", 13, style_seed=5)
+    learner.offer([(example("s1-1-0", "GIFT"), die)])        # read GIFT, nobody objected
+    offer = learner.offer([(example("s1-2-0", "STOCKING", CORRECTED), die.copy())])
+    assert "s1-1-0" in offer.dropped and "s1-1-0" not in learner.keys()
+
+
+def test_each_face_keeps_a_bounded_number_of_table_examples(taught_crops):
+    learner = learner_of(taught_crops, max_per_face=4)
+    for n in range(9):
+        learner.offer([(example(f"s1-{n}-0", "MILK"), crop("MILK", 1000 + n, style_seed=n))])
+    counts = learner.counts()["MILK"]
+    assert counts == {"taught": 3, ACCEPTED: 4}
+    assert len(learner.model().example_faces()) == 6 * 3 + 4
+
+
+def test_withdrawn_examples_leave_the_model(taught_crops):
+    learner = learner_of(taught_crops)
+    learner.offer([(example("s1-1-0", "COOKIE"), crop("COOKIE", 21, style_seed=5))])
+    count = len(learner.model().example_faces())
+    learner.withdraw(["s1-1-0"])
+    assert "s1-1-0" not in learner.keys() and len(learner.model().example_faces()) == count - 1
+
+
+def test_a_poisoned_batch_is_kept_aside(taught_crops):
+    learner = learner_of(taught_crops)
+    before = learner.self_check()
+    # six true MILK dice of the taught look, each stored as BELL: the taught MILKs would read BELL
+    poison = [(example(f"s9-{n}-0", "BELL", CORRECTED, "s9"), crop("MILK", 500 + n)) for n in range(6)]
+    offer = learner.offer(poison)
+    assert set(offer.aside) == {e.key for e, _ in poison} and not offer.used
+    assert learner.self_check() == before and not (learner.keys() & set(offer.aside))
+
+
+def test_the_learner_rebuilt_from_the_store_reads_as_before(tmp_path, taught_crops):
+    from vision import dicesets
+    dicesets.save_set("my-dice", taught_crops, tmp_path, min_examples=3)
+    learner, store = learning.learner_for("my-dice", tmp_path)
+    die = crop("GIFT", 31, style_seed=6)
+    offer = learner.offer([(example("s1-1-0", "GIFT", CORRECTED), die)])
+    store.change(added=[(example("s1-1-0", "GIFT", CORRECTED), die)], dropped=offer.dropped)
+    again, _ = learning.learner_for("my-dice", tmp_path)
+    assert again.keys() == learner.keys()
+    assert again.model().classify(die) == learner.model().classify(die)
+    assert os.path.isfile(store.crop_path("s1-1-0"))
