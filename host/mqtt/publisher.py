@@ -303,6 +303,7 @@ class _Work:
                 return None
             if session_id not in self.marks:
                 self.marks[session_id] = 0
+            self.state_due.add(session_id)   # a new table is seen at once, before its first event
         return self.feeds[session_id]
 
     def refresh(self, session_id: str) -> None:

@@ -243,3 +243,57 @@ def test_over_tls_with_a_password_from_a_file(tmp_path):
     finally:
         league.stop()
         broker.stop()
+
+
+def test_a_demo_box_publishes_and_the_league_page_shows_its_game(tmp_path):
+    """End to end, as an organiser runs it: dicewatch league --web, dicewatch demo --publish."""
+    import os
+    import re
+    import signal
+    import urllib.request
+    from host.session_store import SessionStore
+    from rules import get_game
+    need_mosquitto()
+    broker = Mosquitto(tmp_path / "broker")
+    env = {**os.environ, "DICEWATCH_HOME": str(tmp_path / "home")}
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "config.toml").write_text('[box]\nname = "kitchen"\n')
+    league = subprocess.Popen([sys.executable, "-m", "host.cli", "league", "--broker", broker.url("club"),
+                               "--web", "127.0.0.1:0", "--scoring", "rank:5/3/1"],
+                              stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        address = None
+        while address is None:
+            line = league.stderr.readline()
+            assert line, "the league ended before serving its page"
+            found = re.search(r"the standings page is at (http://\S+/)", line)
+            address = found.group(1) if found else None
+        demo = subprocess.run([sys.executable, "-m", "host.cli", "demo", "--game", "making-christmas", "--quiet",
+                               "--out", str(tmp_path / "out"), "--publish", broker.url("club")],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert demo.returncode == 0, demo.stderr
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            standings_now = json.loads(urllib.request.urlopen(address + "api/standings", timeout=5).read())
+            if standings_now["finished"] == 1:
+                break
+            time.sleep(0.2)
+        page = urllib.request.urlopen(address, timeout=5).read().decode()
+        league.send_signal(signal.SIGTERM)
+        assert league.wait(15) == 0
+    finally:
+        if league.poll() is None:
+            league.kill()
+        broker.stop()
+    with SessionStore(tmp_path / "out" / "demo-sessions.db") as store:
+        state = store.open(store.list()[0].id, get_game).state
+    assert standings_now["finished"] == 1 and standings_now["scoring"] == "rank:5/3/1"
+    assert standings_now["boxes"] == {"kitchen": False}                  # the demo ended: offline
+    best = standings_now["games"]["making-christmas"][0]
+    assert [best["player"], best["wins"], best["score"]] == [state.winners[0], 1, 5]
+    assert best["points"] == max(state.points) and "making-christmas" in page and e_html(best["player"]) in page
+
+
+def e_html(text: str) -> str:
+    import html
+    return html.escape(text)

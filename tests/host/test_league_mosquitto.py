@@ -31,7 +31,7 @@ def secret_pig():
 def scripted_game(store: SessionStore, publisher: Publisher, rng: random.Random, players: list[str],
                   pause: float) -> None:
     """Secret Pig to the end: lucky faces, rolls, holds, and now and then an undo."""
-    table = store.create(PIG, {"players": players, "target": 20})
+    table = store.create(PIG, {"players": players, "target": 30})
 
     def stored(step):
         step()
@@ -57,7 +57,7 @@ def box(number: int, folder, url: str, errors: list, publishers: list) -> None:
             publisher = Publisher(parse_broker_url(url), f"box{number:02d}", folder / "sessions.db").start()
             publishers.append(publisher)
             for game in range(2):
-                scripted_game(store, publisher, rng, [f"P{(number + game + k) % 9}" for k in range(2)], 0.03)
+                scripted_game(store, publisher, rng, [f"P{(number + game + k) % 9}" for k in range(2)], 0.05)
             if not publisher.wait_idle(45):
                 errors.append(f"box {number}: not everything acknowledged")
     except Exception as exc:  # noqa: BLE001 - said by the test
@@ -77,6 +77,15 @@ def journal_results(folders) -> tuple[list[TableResult], int]:
                 published += count
                 results.append(TableResult(f"box{number:02d}/{info.id}", PIG.name, standing, count))
     return results, published
+
+
+def last_stored(folders) -> float:
+    latest = 0.0
+    for folder in folders:
+        with SessionStore(folder / "sessions.db") as store:
+            for info in store.list():
+                latest = max([latest] + [entry.at for entry in store.entries(info.id)])
+    return latest
 
 
 def test_twenty_boxes_a_killed_broker_a_cut_box_and_a_restarted_league(tmp_path):
@@ -99,6 +108,7 @@ def test_twenty_boxes_a_killed_broker_a_cut_box_and_a_restarted_league(tmp_path)
             threads[-1].start()
         time.sleep(0.8)
         broker.kill()                 # mid-game: nothing the broker held survives, not the league's session
+        killed_at = time.time()
         link.cut()                    # and one box loses its network for a while
         league.stop()                 # the league is restarted on its own store
         time.sleep(0.5)
@@ -111,6 +121,7 @@ def test_twenty_boxes_a_killed_broker_a_cut_box_and_a_restarted_league(tmp_path)
             thread.join(60)
         assert not errors
         expected_results, published = journal_results(folders)
+        assert last_stored(folders) > killed_at + 2.5          # the boxes played on through it all
         expected = standings(expected_results, scoring)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
