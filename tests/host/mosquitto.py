@@ -100,3 +100,16 @@ class Link:
     def close(self) -> None:
         self.cut()
         self.server.close()
+
+
+#: a whole game of Secret Pig (target 10): Ann's lucky 5 doubled, held; Ben never rolls
+SHORT_GAME = ({"type": "lucky", "player": "Ann", "face": "5"}, {"type": "lucky", "player": "Ben", "face": "2"},
+              {"type": "roll", "faces": ["5"]}, {"type": "hold"})
+
+
+def play_published(table, events, *publishers) -> None:
+    """Store each event, then tell each publisher (as the table loop's presenter does)."""
+    for event in events:
+        table.play(event)
+        for publisher in publishers:
+            publisher.notify(table.id)

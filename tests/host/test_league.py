@@ -17,7 +17,7 @@ from host.league.standings import TableResult, parse_scoring, standings
 from host.league.web import make_app
 from host.mqtt.broker import make_client, parse_broker_url
 from host.mqtt.messages import encode
-from tests.host.mosquitto import Mosquitto, need_mosquitto
+from tests.host.mosquitto import SHORT_GAME, Mosquitto, need_mosquitto, play_published
 
 
 def standing(players, points, winners, over=True):
@@ -225,12 +225,7 @@ def test_over_tls_with_a_password_from_a_file(tmp_path):
                                    "kitchen", tmp_path / "sessions.db", outbox_path=tmp_path / "other.db").start()
             publisher = Publisher(parse_broker_url(secure.format("kitchen") + f"&password_file={tmp_path}/kitchen.pass"),
                                   "kitchen", tmp_path / "sessions.db").start()
-            for event in ({"type": "lucky", "player": "Ann", "face": "5"}, {"type": "lucky", "player": "Ben",
-                                                                           "face": "2"},
-                          {"type": "roll", "faces": ["5"]}, {"type": "hold"}):
-                table.play(event)
-                publisher.notify(table.id)
-                untrusting.notify(table.id)
+            play_published(table, SHORT_GAME, publisher, untrusting)
             assert publisher.wait_idle(10)
             assert not untrusting.wait_idle(0.5)       # the broker's certificate is not one it trusts
             untrusting.stop(flush=0)

@@ -17,7 +17,7 @@ from host.mqtt.publisher import Outbox, Publisher
 from host.session_store import SessionStore
 from rules import register_game
 from tests.games.secret_pig_rules import GAME as PIG
-from tests.host.mosquitto import Mosquitto, free_port
+from tests.host.mosquitto import SHORT_GAME, Mosquitto, free_port, play_published
 from vision.roll import Die, Roll
 
 LUCKY = {"Ann": "5", "Ben": "3"}
@@ -169,11 +169,7 @@ def test_home_assistant_discovery_whose_turn_and_each_seat(tmp_path):
             table = store.create(PIG, {"players": ["Ann", "Ben"], "target": 10})
             url = parse_broker_url(broker.url("club") + "?discovery=homeassistant")
             publisher = Publisher(url, "kitchen", tmp_path / "sessions.db").start()
-            for event in ({"type": "lucky", "player": "Ann", "face": "5"}, {"type": "lucky", "player": "Ben",
-                                                                           "face": "2"},
-                          {"type": "roll", "faces": ["3"]}, {"type": "hold"}):
-                table.play(event)
-                publisher.notify(table.id)
+            play_published(table, SHORT_GAME, publisher)
             assert publisher.wait_idle(10)
             publisher.stop()
         time.sleep(0.3)
@@ -187,8 +183,8 @@ def test_home_assistant_discovery_whose_turn_and_each_seat(tmp_path):
     value = json.loads(current)
     render = lambda template: jinja2.Environment().from_string(template).render(value_json=value)  # noqa: E731
     turn, seat = configs["homeassistant/sensor/kitchen/turn/config"], configs["homeassistant/sensor/kitchen/seat-2/config"]
-    assert render(turn["value_template"]) == "Ben to roll (this turn 0)"
+    assert render(turn["value_template"]) == "Ann wins with 10"
     assert (render(seat["value_template"]), json.loads(render(seat["json_attributes_template"]))) == ("0", {"player": "Ben"})
-    assert render(configs["homeassistant/sensor/kitchen/seat-1/config"]["value_template"]) == "3"
+    assert render(configs["homeassistant/sensor/kitchen/seat-1/config"]["value_template"]) == "10"
     assert turn["state_topic"] == "club/tables/kitchen/current" and turn["availability_topic"] == "club/tables/kitchen/online"
     assert b'"face":' not in current
