@@ -45,14 +45,20 @@ class Table:
     following: dict[int, int] = field(default_factory=dict)   # prev -> seq
     complete: int = 0                                     # every entry up to here is held
     asked: float = 0.0
+    standing_at: int = -1                                 # the entry the standing is the one after
 
     def hold(self, seq: int, prev: int, game: str, standing: dict) -> None:
         self.prevs[seq] = prev
         self.following[prev] = seq
         self.game = game
-        if seq > self.top:
-            self.top, self.standing = seq, standing
+        self.top = max(self.top, seq)
+        self.stand(seq, standing)
         self.advance()
+
+    def stand(self, seq: int, standing: dict) -> None:
+        """Take ``standing`` if it is the latest known (an entry's, or a retained state's)."""
+        if seq > self.standing_at:
+            self.standing, self.standing_at = standing, seq
 
     def advance(self) -> None:
         """Move ``complete`` along the chain of entries held."""
@@ -89,8 +95,9 @@ class League:
         for table, seq, prev, body in self.store.entries():
             self.tables.setdefault(table, Table()).hold(seq, prev, body["game"], body["standing"])
         for table, state in self.store.states().items():
-            known = self.tables.setdefault(table, Table(game=state["game"], standing=state["standing"]))
+            known = self.tables.setdefault(table, Table(game=state["game"]))
             known.last = max(known.last, state["last"])
+            known.stand(state["last"], state["standing"])
 
     # -- connection -----------------------------------------------------------------------------
     def start(self) -> "League":
@@ -179,8 +186,9 @@ class League:
             check_state(message, box, session)
             with self._lock:
                 self.store.set_state(table, message)
-                known = self.tables.setdefault(table, Table(game=message["game"], standing=message["standing"]))
+                known = self.tables.setdefault(table, Table(game=message["game"]))
                 known.last = max(known.last, message["last"])
+                known.stand(message["last"], message["standing"])
                 self.version += 1
         self._ask_for_gaps(only=table)
 

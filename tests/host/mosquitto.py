@@ -11,6 +11,7 @@ set), where they fail: .ci/run installs it.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 from pathlib import Path
@@ -22,10 +23,20 @@ from host.mqtt.local_broker import MOSQUITTO, LocalMosquitto, free_port  # noqa:
 
 def need_mosquitto() -> str:
     if MOSQUITTO is None:
-        if os.environ.get("CI"):
-            pytest.fail("mosquitto is not installed (.ci/run installs it with apt-get)")
-        pytest.skip("mosquitto is not installed: apt-get install mosquitto mosquitto-clients")
+        missing("mosquitto")
     return MOSQUITTO
+
+
+def need_tool(name: str) -> None:
+    """A command the test runs (openssl) must be there: skipped without it, failed on CI."""
+    if shutil.which(name) is None:
+        missing(name)
+
+
+def missing(name: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{name} is not installed (.ci/run installs it with apt-get)")
+    pytest.skip(f"{name} is not installed: apt-get install mosquitto mosquitto-clients openssl")
 
 
 class Mosquitto(LocalMosquitto):

@@ -17,7 +17,7 @@ from host.league.standings import TableResult, parse_scoring, standings
 from host.league.web import make_app
 from host.mqtt.broker import make_client, parse_broker_url
 from host.mqtt.messages import encode
-from tests.host.mosquitto import SHORT_GAME, Mosquitto, need_mosquitto, play_published
+from tests.host.mosquitto import SHORT_GAME, Mosquitto, need_mosquitto, need_tool, play_published
 
 
 def standing(players, points, winners, over=True):
@@ -200,6 +200,7 @@ def make_certificates(folder) -> None:
 
 def test_over_tls_with_a_password_from_a_file(tmp_path):
     need_mosquitto()
+    need_tool("openssl")
     from host.mqtt.publisher import Publisher
     from host.session_store import SessionStore
     from rules import register_game
@@ -292,3 +293,14 @@ def test_a_demo_box_publishes_and_the_league_page_shows_its_game(tmp_path):
 def e_html(text: str) -> str:
     import html
     return html.escape(text)
+
+
+def test_a_retained_state_newer_than_the_entries_held_keeps_its_standing(tmp_path):
+    """A league restarted late hears the table's last state before its old entries: the standing
+    it shows is the latest, never one from an older entry that arrives after."""
+    league = League(parse_broker_url("mqtt://127.0.0.1/club"), tmp_path / "league.db", parse_scoring("3/1/0"))
+    final = standing(["Ann", "Ben"], [30, 12], ["Ann"])
+    league.take("club/tables/attic/s2/state", encode({"table": "attic/s2", "game": "pig", "last": 9, "standing": final}))
+    league.take("club/tables/attic/s2/events", entry(1, 0, table="attic/s2", points=(1, 0)))
+    assert league.results()[0].standing == final and league.snapshot()["missing"] == ["attic/s2"]
+    league.store.close()
