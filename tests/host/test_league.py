@@ -304,3 +304,12 @@ def test_a_retained_state_newer_than_the_entries_held_keeps_its_standing(tmp_pat
     league.take("club/tables/attic/s2/events", entry(1, 0, table="attic/s2", points=(1, 0)))
     assert league.results()[0].standing == final and league.snapshot()["missing"] == ["attic/s2"]
     league.store.close()
+
+
+def test_the_page_shows_names_as_text(tmp_path):
+    league = League(parse_broker_url("mqtt://127.0.0.1/club"), tmp_path / "league.db", parse_scoring("3/1/0"))
+    sneaky = standing(["<script>alert(1)</script>", "Ben"], [3, 1], ["<script>alert(1)</script>"])
+    league.take("club/tables/attic/s3/state", encode({"table": "attic/s3", "game": "pig", "last": 0, "standing": sneaky}))
+    page = TestClient(make_app(league)).get("/").text
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    league.store.close()
