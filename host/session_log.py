@@ -282,6 +282,8 @@ def compare(database: SessionRecord | None, log: LogReading | None) -> str:
         if logged is None or (not logged.entries and log.before_last is None):
             return UNCONFIRMED  # a log begun for a session the database never stored
         return DB_BEHIND
+    if log is None:
+        return LOG_BEHIND
     whole = not log.torn and log.damaged_at is None   # else written again before anything is appended
     if logged == database:
         return AGREE if whole else LOG_BEHIND
