@@ -200,6 +200,28 @@ def check_tables(doc: dict[str, Any], path: Path | str) -> None:
         hint = f"; did you mean [{close[0]}]?" if close else ""
         raise ConfigError(path, f"unknown table [{name}]{hint} (expected one of "
                           f"{', '.join(f'[{t}]' for t in known)})", line_of_key(path, name) or _table_line(path, name))
+    _check_dice_tables(doc.get("dice"), path)
+
+
+def _check_dice_tables(named: Any, path: Path | str) -> None:
+    """[dice.<set>] tables name the faces of a game's dice, for the games that let them be
+    renamed (a ``faces`` option); any other set or key would be read by nothing."""
+    if not isinstance(named, dict):
+        return  # (not a table: game_options says so with its line)
+    from rules import get_game
+    renamable = sorted({game.dice for game in map(get_game, game_names())
+                        if game.dice and "faces" in {option.name for option in game.options}})
+    for dice_set, table in named.items():
+        if dice_set not in renamable:
+            close = difflib.get_close_matches(dice_set, renamable, n=1)
+            hint = f"did you mean [dice.{close[0]}]? " if close else ""
+            raise ConfigError(path, f"[dice.{dice_set}]: {hint}only the faces of "
+                              f"{', '.join(f'[dice.{d}]' for d in renamable)} can be renamed here",
+                              _table_line(path, "dice"))
+        for key in table if isinstance(table, dict) else ():
+            if key != "faces":
+                raise ConfigError(path, f"[dice.{dice_set}] unknown key {key!r}; expected faces = [...]",
+                                  line_of_key(path, key, f"dice.{dice_set}"))
 
 
 def _table_line(path: Path | str, name: str) -> int | None:

@@ -70,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "forget":
             return forget(args.name, args.session, data)
         if args.action == "rename":
+            fixed = games_with_fixed_faces(args.name)
+            if fixed:
+                print(f"dicewatch dice rename: the rules of {' and '.join(g.title for g in fixed)} score the "
+                      f"{args.name} faces by their names ({', '.join(dicesets.FACE_SETS.get(args.name, ()))}), so a renamed "
+                      f"{args.old} could never be scored; keep these names for those dice, or teach yours as "
+                      f"a set of another name (dicewatch teach --dice NAME ...)", file=sys.stderr)
+                return 1
             stored = dicesets.rename_face(args.name, args.old, args.new, data)
             print(f"{args.name}: {args.old} is now {args.new}; faces: {', '.join(stored.faces)}")
             if args.name in dicesets.FACE_SETS:
@@ -81,6 +88,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"dicewatch dice {args.action}: {exc}", file=sys.stderr)
         return 1
     raise UsageError(f"unknown action {args.action!r}")
+
+
+def games_with_fixed_faces(dice_set: str) -> list:
+    """The games that read ``dice_set`` and know its faces only by their built-in names (no
+    ``faces`` option to rename them with)."""
+    from rules import game_names, get_game
+    reading = [get_game(name) for name in game_names() if get_game(name).dice == dice_set]
+    return [game for game in reading if "faces" not in {option.name for option in game.options}]
 
 
 def _check_name(name: str) -> None:

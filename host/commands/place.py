@@ -35,7 +35,7 @@ from pathlib import Path
 
 from host import paths
 from host.cli import UsageError
-from host.config import ConfigError, game_options, load_toml
+from host.config import ConfigError, game_options, load_config
 from host.presenters import counted, how_many_dice
 from rules import get_game, placement
 
@@ -75,7 +75,7 @@ def configured_faces(config: Path | None, doc: dict | None = None) -> tuple[str,
     game = get_game("christmas-romance")
     if config is None:
         return tuple(game.option("faces").default)
-    values = game_options(game, load_toml(config) if doc is None else doc, config)
+    values = game_options(game, load_config(config)[0] if doc is None else doc, config)
     return tuple(values["faces"])
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from host import paths
 from host.cli import UsageError
-from host.config import ConfigError, load_toml
+from host.config import ConfigError, load_config
 from host.config import game_options as config_game_options
 from host.presenters import counted
 from rules import jingle_bell_roll as jbr
@@ -120,7 +120,7 @@ def game_rules(path: Path | str | None) -> jbr.Rules:
     """The Rules with the config file's overrides (none when ``path`` is None)."""
     if path is None:
         return jbr.Rules()
-    return jbr.make_rules(game_options(load_toml(path), path))
+    return jbr.make_rules(game_options(load_config(path)[0], path))
 
 
 # --- the answer, for people -----------------------------------------------------------
