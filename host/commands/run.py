@@ -108,9 +108,29 @@ def new_setup(args, game, doc: dict, config_path: Path | None, players: list[str
     arguments (host/games/<game>.py ``setup_options``)."""
     values = game_options(game, doc, config_path)
     module = games.module_for(game.name) if game.name in games.names() else None
+    for dest in getattr(module, "SETUP_FLAGS", {}).values():   # a flag left out keeps the config's value
+        if getattr(args, dest, None) is None and values.get(dest) is not None:
+            setattr(args, dest, values[dest])
     given = module.setup_options(args, players) if module is not None and hasattr(module, "setup_options") \
         else {"players": players}
     return {**game.setup_options(values), **given}
+
+
+def check_resumed_flags(args, table) -> None:
+    """A resumed game keeps its own setup: a setup flag of another game, or one that contradicts
+    the session's setup (--mode coop for a solo game), is refused, never silently ignored.
+    (Box options such as --virtual-fate apply: the journal keeps them from then on.)"""
+    try:
+        games.check_setup_flags(args, table.game.name)
+    except ValueError as exc:
+        raise UsageError(f"{exc} (session {table.id} is a {table.game.title} game)") from None
+    module = games.module_for(table.game.name) if table.game.name in games.names() else None
+    setup = table.session.setup_options
+    for flag, dest in getattr(module, "SETUP_FLAGS", {}).items():
+        given = getattr(args, dest, None)
+        if given not in (None, False) and dest in setup and setup[dest] != given:
+            raise UsageError(f"{flag} {given}: session {table.id} was set up with {dest} {setup[dest]}; a resumed "
+                             f"game keeps its setup (leave out {flag}, or start a new game with --players)")
 
 
 def open_table(args, doc: dict, config_path: Path | None):
@@ -146,6 +166,11 @@ def open_table(args, doc: dict, config_path: Path | None):
             if players and list(table.session.setup_options.get("players", [])) != players:
                 print(f"dicewatch run: resuming session {table.id} with its own players "
                       f"({', '.join(table.session.setup_options['players'])}); --players ignored", file=sys.stderr)
+            try:
+                check_resumed_flags(args, table)
+            except UsageError:
+                store.close()
+                raise
             print(f"dicewatch run: resumed session {table.id} ({len(table.session.events)} events)", file=sys.stderr)
             return store, table, False
         if not players:
