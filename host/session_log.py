@@ -10,8 +10,12 @@ written compactly with sorted keys), so that a damaged line is told from a good 
     the first line: which game, its setup, when it was made;
 ``{"t": "entries", "entries": [[seq, kind, body, at], ...], "crc": ...}``
     one stored batch (:meth:`StoredSession.record`: a roll with its notes, an undo...);
-``{"t": "closed", "closed": time or null, "crc": ...}``
-    the game ended (or an ended game was taken back).
+``{"t": "closed", "closed": time or null, "upto": seq, "crc": ...}``
+    the game ended (or an ended game was taken back), after entry ``upto``.
+
+The last line alone says how many entries the log holds (the last entry's ``seq``, or
+``upto``), which is how ``run`` and ``export`` check every session cheaply at start
+(:func:`log_tail`); ``dicewatch sessions check`` reads everything.
 
 A batch is written (and fsync'ed) here *before* it is committed to the database, one line
 per batch, so the log holds everything the database holds, plus at most one last batch
@@ -116,8 +120,8 @@ def entries_line(entries: Iterable[Entry]) -> dict[str, Any]:
     return {"t": ENTRIES, "entries": [[e.seq, e.kind, e.body, e.at] for e in entries]}
 
 
-def closed_line(closed: float | None) -> dict[str, Any]:
-    return {"t": CLOSED, "closed": closed}
+def closed_line(closed: float | None, upto: int) -> dict[str, Any]:
+    return {"t": CLOSED, "closed": closed, "upto": upto}
 
 
 def record_lines(record: SessionRecord) -> list[dict[str, Any]]:
@@ -126,7 +130,7 @@ def record_lines(record: SessionRecord) -> list[dict[str, Any]]:
     if record.entries:
         lines.append(entries_line(record.entries))
     if record.closed is not None:
-        lines.append(closed_line(record.closed))
+        lines.append(closed_line(record.closed, len(record.entries)))
     return lines
 
 
@@ -182,6 +186,44 @@ def read_log(path: Path) -> LogReading:
         reading.before_last, reading.record = reading.record, updated
         reading.lines = number
     return reading
+
+
+@dataclass(frozen=True)
+class Tail:
+    """What a log's last line says: how many entries the log holds, and (a ``closed`` line) the
+    closed time; ``closed_known`` is False after an ``entries`` line."""
+
+    upto: int
+    closed: float | None
+    closed_known: bool
+
+
+def log_tail(path: Path, reach: int = 1 << 16) -> Tail | None:
+    """The last line of a log, read without the rest of the file; None when the file cannot be
+    read, does not end with a whole, good line, or that line is longer than ``reach``."""
+    try:
+        with open(path, "rb") as log:
+            size = log.seek(0, os.SEEK_END)
+            log.seek(max(0, size - reach))
+            end = log.read()
+    except OSError:
+        return None
+    if not end.endswith(b"\n"):
+        return None
+    start = end.rfind(b"\n", 0, len(end) - 1)
+    if start < 0 and size > reach:
+        return None
+    line = decode(end[start + 1:])
+    try:
+        if line is None:
+            return None
+        if line["t"] == ENTRIES:
+            return Tail(int(line["entries"][-1][0]), None, False) if line["entries"] else None
+        if line["t"] == CLOSED:
+            return Tail(int(line["upto"]), line["closed"], True)
+        return Tail(0, None, True) if line["t"] == HEADER else None
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from host.session_log import (AGREE, DATABASE_RIGHT, LOG_BEHIND, UNCONFIRMED, Entry, LogReading, SessionLog,
-                              SessionRecord, compare, log_folder, read_log)
+                              SessionRecord, compare, log_folder, log_tail, read_log)
 from host.session_store import _SCHEMA, OUR_TABLES, SessionStore, StoreError, lock_logs
 
 LOG_MISSING = "no log"
@@ -119,44 +119,57 @@ def _read_session(db: sqlite3.Connection, row: tuple) -> SessionRecord:
                          None if closed is None else float(closed), entries)
 
 
-def read_database(path: Path) -> tuple[dict[str, SessionRecord], str | None]:
-    """Every session that reads whole from the database, and what is wrong with it (None:
+# A session's size in the database: (id, created, closed, entries, last seq)
+Summary = tuple
+
+
+def read_database(path: Path, whole: Callable[[list[Summary]], set[str]] | None = None
+                  ) -> tuple[dict[str, SessionRecord], set[str], str | None]:
+    """The sessions read whole from the database (all, or those ``whole`` picks from every
+    session's summary), the ids of every session in it, and what is wrong with it (None:
     nothing). StoreError for a file that is not ours (it is left untouched)."""
     if not path.exists():
-        return {}, "the file is missing"
+        return {}, set(), "the file is missing"
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)   # read-only: never changes a damaged file
     except sqlite3.Error as exc:
-        return {}, str(exc)
+        return {}, set(), str(exc)
     problems: list[str] = []
     records: dict[str, SessionRecord] = {}
     try:
         try:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.DatabaseError as exc:
-            return {}, str(exc)
+            return {}, set(), str(exc)
         if tables and not OUR_TABLES <= tables:
             raise StoreError(f"{path}: an SQLite database of something else (tables: {', '.join(sorted(tables))}); "
                              "dicewatch keeps its sessions in a file of its own")
         if not tables:
-            return {}, None
+            return {}, set(), None
         try:
             verdict = [row[0] for row in db.execute("PRAGMA quick_check")]
             if verdict != ["ok"]:
                 problems.append("quick_check: " + "; ".join(verdict[:2]))
             rows = db.execute("SELECT id, game, setup, created, closed FROM sessions ORDER BY created").fetchall()
+            picked = None
+            if whole is not None and not problems:
+                picked = whole(db.execute(
+                    "SELECT s.id, s.created, s.closed, COUNT(j.seq), COALESCE(MAX(j.seq), 0) FROM sessions s "
+                    "LEFT JOIN journal j ON j.session_id = s.id GROUP BY s.id").fetchall())
         except sqlite3.DatabaseError as exc:
             problems.append(str(exc))
-            rows = _salvage_sessions(db)
+            rows, picked = _salvage_sessions(db), None
         for row in rows:
+            if picked is not None and row[0] not in picked:
+                continue
             try:
                 records[row[0]] = _read_session(db, row)
             except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
                 problems.append(f"session {row[0]!r}: {exc}")
     finally:
         db.close()
-    return records, "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else "") \
-        if problems else None
+    said = "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else "")
+    return records, {row[0] for row in rows}, said or None
 
 
 def _salvage_sessions(db: sqlite3.Connection) -> list[tuple]:
@@ -176,22 +189,42 @@ def _salvage_sessions(db: sqlite3.Connection) -> list[tuple]:
     return rows
 
 
-def check(database: Path) -> Check:
-    """Read the database and every log beside it, and say how each session stands."""
+def tails_agree(logs: SessionLog, summary: Summary) -> bool:
+    """The cheap check of one session: its log's last line is whole and good and says the log
+    holds as many entries as the database (numbered 1, 2, 3...), closed alike."""
+    sid, _, closed, count, last = summary
+    tail = log_tail(logs.path(sid))
+    return tail is not None and tail.upto == count == last and (not tail.closed_known or tail.closed == closed)
+
+
+def check(database: Path, newest: int | None = None) -> Check:
+    """Read the database and every log beside it, and say how each session stands. With
+    ``newest``, only the ``newest`` latest sessions are read whole, the others when their
+    log's last line (:func:`tails_agree`) or the database's ``quick_check`` says something
+    is wrong: what ``run`` and ``export`` do at every start, in a time that grows with the
+    number of games, not with their length."""
     database = Path(database)
-    records, problem = read_database(database)
     logs = SessionLog(log_folder(database))
+
+    def pick(summaries: list[Summary]) -> set[str]:
+        latest = {row[0] for row in sorted(summaries, key=lambda row: row[1])[-newest:]} if newest else set()
+        return latest | {row[0] for row in summaries if not tails_agree(logs, row)}
+
+    records, known, problem = read_database(database, pick if newest is not None else None)
+    cheap = known - set(records) if problem is None else set()
     readings: dict[str, LogReading] = {}
     stray: list[LogReading] = []
-    named = {logs.path(sid).name: sid for sid in records}
+    named = {logs.path(sid).name: sid for sid in known}
     for path in logs.files():
+        if named.get(path.name) in cheap:
+            continue
         reading = read_log(path)
         sid = reading.record.id if reading.record is not None else named.get(path.name)
         if sid is None or path.name != logs.path(sid).name:
             stray.append(reading)
         else:
             readings[sid] = reading
-    sessions = []
+    sessions = [SessionState(sid, AGREE, None, None) for sid in sorted(cheap)]
     for sid in sorted(set(records) | set(readings), key=lambda s: (_created(records.get(s) or readings[s].record), s)):
         sessions.append(SessionState(sid, compare(records.get(sid), readings.get(sid)), records.get(sid),
                                      readings.get(sid)))
@@ -284,11 +317,12 @@ def _write_logs(found: Check, states: list[SessionState]) -> list[str]:
     return said
 
 
-def repair(database: Path) -> Check:
-    """Check, then make both records whole again; ``done`` says what was changed. StoreError
-    when the files are in use by a running box (nothing is changed then)."""
+def repair(database: Path, newest: int | None = None) -> Check:
+    """Check (``newest``: see :func:`check`), then make both records whole again; ``done``
+    says what was changed. StoreError when the files are in use by a running box (nothing is
+    changed then)."""
     database = Path(database)
-    found = check(database)   # (StoreError for a file that is not ours: nothing is written beside it)
+    found = check(database, newest)   # (StoreError for a file that is not ours: nothing is written beside it)
     if found.clean:
         return found
     if found.damaged and not any(s.log is not None and s.log.record is not None for s in found.sessions):
@@ -301,7 +335,7 @@ def repair(database: Path) -> Check:
         raise StoreBusy(f"{database}: in use by a running dicewatch (run, demo or the service); "
                         "stop it, then repair with dicewatch sessions check --repair")
     try:
-        found = check(database)   # again, under the lock
+        found = check(database)   # again, under the lock, every session whole
         if found.damaged:
             found.done.append(_rebuild(found))
             states = [s for s in found.sessions if _needs_writing(s)]
@@ -321,16 +355,20 @@ def repair(database: Path) -> Check:
     return found
 
 
+NEWEST_WHOLE = 3   # sessions read whole at every start (the ones --resume and export latest take)
+
+
 def open_checked(database: Path, say: Callable[[str], None]) -> SessionStore:
-    """The sessions store, after checking it against its logs and repairing what needs it
-    (``say`` gets one line for each thing done). A busy store (a box running) is only checked:
-    damage is then a StoreError."""
+    """The sessions store, after checking it against its logs (the newest sessions whole, the
+    others by their size: see :func:`check`) and repairing what needs it (``say`` gets one
+    line for each thing done). A busy store (a box running) is only checked: damage is then
+    a StoreError."""
     database = Path(database)
     if database.exists() or SessionLog(log_folder(database)).files():
         try:
-            found = repair(database)
+            found = repair(database, NEWEST_WHOLE)
         except StoreBusy:
-            found = check(database)   # in use: look only
+            found = check(database, NEWEST_WHOLE)   # in use: look only
             if found.damaged:
                 raise StoreError(f"{database}: damaged ({found.problem or 'it lacks what its logs hold'}) and in use "
                                  "by a running dicewatch; stop it, then run dicewatch sessions check --repair") from None

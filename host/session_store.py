@@ -370,7 +370,8 @@ class SessionStore:
     @guarded
     def mark_closed(self, session_id: str, closed: bool = True) -> None:
         when = time.time() if closed else None
-        self._logged(session_id, closed_line(when),
+        upto = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM journal WHERE session_id=?", (session_id,)).fetchone()[0]
+        self._logged(session_id, closed_line(when, upto),
                      lambda: self._db.execute("UPDATE sessions SET closed=? WHERE id=?", (when, session_id)))
 
 

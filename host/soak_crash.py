@@ -61,18 +61,20 @@ def next_roll(state, rng: random.Random) -> list[str] | None:
         return None
     kept = keep(list(state.faces)) if state.roll_number else []
     faces = [state.faces[i] if i in kept else rng.choice(FACES) for i in range(7)]
-    if state.roll_number and Counter(faces) == Counter(state.faces):
-        faces[[i for i in range(7) if i not in kept][0]] = "GIFT" if faces[0] != "GIFT" else "LIST"
+    if state.roll_number and Counter(faces) == Counter(state.faces):   # a throw must change something
+        moved = [i for i in range(7) if i not in kept][0]
+        faces[moved] = FACES[(FACES.index(faces[moved]) + 1) % len(FACES)]
     return faces
 
 
 def spots(loop, faces: list[str]) -> list[tuple[float, float]]:
     """Where the dice lie after a throw: a kept die where it lay (as the box noted it), a die
-    thrown again somewhere new (a row of its own for each throw of the turn)."""
+    thrown somewhere new (a row of the tray of its own for each throw of the game)."""
     state, known = loop.state, loop.known_spots
     kept = set(keep(list(state.faces))) if state.roll_number else set()
-    return [(known[i][0], known[i][1]) if i in kept and len(known) == len(faces) else
-            (10.0 * i, 20.0 * state.roll_number) for i in range(len(faces))]
+    row = 20.0 * (3 * (10 * state.round + state.turn.player) + state.roll_number + 1)
+    return [(known[i][0], known[i][1]) if i in kept and len(known) == len(faces) else (10.0 * i, row)
+            for i in range(len(faces))]
 
 
 def throw(loop, faces: list[str], rng: random.Random) -> None:
