@@ -275,3 +275,32 @@ def test_unconfirmed_batch_in_the_log_is_dropped(stored):
         store.open(sid, get_game).note({"type": "confirmed"})
         assert journal(store, sid)[-1][2] == {"type": "confirmed"}
     assert check(path).clean
+
+
+def test_the_check_at_start_reads_old_games_by_size_and_still_sees_rows_lost(stored):
+    """run and export read the newest sessions whole, the older ones by their log's last line
+    against the database's count: rows lost from an old game are seen, and rebuilt."""
+    path, games = stored
+    oldest = list(games)[-1]
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM journal WHERE session_id=? AND seq > 3", (oldest,))
+    found = check(path, newest=1)
+    assert found.damaged and {s.id: s.verdict for s in found.sessions}[oldest] not in DATABASE_RIGHT
+    with open_checked(path, print) as store:
+        assert journal(store, oldest) == games[oldest]
+
+
+def test_the_check_at_start_leaves_an_old_logs_middle_to_sessions_check(stored):
+    """The cheap check's limit, said: a damaged line in the middle of an old game's log whose
+    last line is good is found by sessions check (which reads everything), not at start."""
+    path, games = stored
+    oldest = list(games)[-1]
+    log = SessionLog(log_folder(path)).path(oldest)
+    lines = log.read_bytes().split(b"\n")
+    lines[1] = lines[1][:-3] + b"0}}"
+    log.write_bytes(b"\n".join(lines))
+    assert check(path, newest=1).clean
+    full = check(path)
+    assert not full.clean and not full.damaged
+    repair(path)
+    assert check(path).clean
