@@ -125,10 +125,8 @@ def closed_line(closed: float | None, upto: int) -> dict[str, Any]:
 
 
 def record_lines(record: SessionRecord) -> list[dict[str, Any]]:
-    """The lines of a log that rebuilds ``record`` (its entries in one line)."""
-    lines = [header_line(record)]
-    if record.entries:
-        lines.append(entries_line(record.entries))
+    """The lines of a log that rebuilds ``record`` (a line per entry: the last line stays short)."""
+    lines = [header_line(record)] + [entries_line([entry]) for entry in record.entries]
     if record.closed is not None:
         lines.append(closed_line(record.closed, len(record.entries)))
     return lines
@@ -198,22 +196,28 @@ class Tail:
     closed_known: bool
 
 
-def log_tail(path: Path, reach: int = 1 << 16) -> Tail | None:
+def _last_line(path: Path, reach: int) -> bytes | None:
+    """The file's last whole line (newline included) if it ends within ``reach`` bytes of the end."""
+    with open(path, "rb") as log:
+        size = log.seek(0, os.SEEK_END)
+        log.seek(max(0, size - reach))
+        end = log.read()
+    if not end.endswith(b"\n"):
+        return b""
+    start = end.rfind(b"\n", 0, len(end) - 1)
+    return end[start + 1:] if start >= 0 or size <= reach else None
+
+
+def log_tail(path: Path) -> Tail | None:
     """The last line of a log, read without the rest of the file; None when the file cannot be
-    read, does not end with a whole, good line, or that line is longer than ``reach``."""
+    read, does not end with a whole, good line, or that line is over 64 KiB."""
     try:
-        with open(path, "rb") as log:
-            size = log.seek(0, os.SEEK_END)
-            log.seek(max(0, size - reach))
-            end = log.read()
+        last = _last_line(path, 4096)
+        if last is None:
+            last = _last_line(path, 1 << 16)
     except OSError:
         return None
-    if not end.endswith(b"\n"):
-        return None
-    start = end.rfind(b"\n", 0, len(end) - 1)
-    if start < 0 and size > reach:
-        return None
-    line = decode(end[start + 1:])
+    line = decode(last) if last else None
     try:
         if line is None:
             return None

@@ -304,3 +304,18 @@ def test_the_check_at_start_leaves_an_old_logs_middle_to_sessions_check(stored):
     assert not full.clean and not full.damaged
     repair(path)
     assert check(path).clean
+
+
+def test_a_logs_last_line_is_read_from_its_end_long_or_short(tmp_path):
+    from host.session_log import SessionRecord, log_tail
+    from host.session_store import Entry
+    logs = SessionLog(tmp_path)
+    record = SessionRecord("s1", "jingle-bell-roll", {"players": ["Ann", "Ben"]}, 1.0, None,
+                           (Entry(1, "note", {"pad": "x" * 10_000}, 2.0),))
+    logs.rewrite(record)
+    assert log_tail(logs.path("s1")).upto == 1          # a last line longer than the first read
+    logs.append("s1", entries_line([Entry(2, "note", {}, 3.0)]))
+    assert log_tail(logs.path("s1")).upto == 2
+    with open(logs.path("s1"), "ab") as out:
+        out.write(b'{"t": "entr')                          # torn
+    assert log_tail(logs.path("s1")) is None
