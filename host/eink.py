@@ -318,6 +318,9 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         colour = BLACK if screen.kind in (PROMPT, SLEEP) else RED
         if screen.kind in (ERROR, FAULT):
             draw.rectangle((0, 0, w - 1, h - 1), outline=RED, width=max(2, int(u * 3)))
+        full_w = w
+        if screen.qr and screen.kind == PROMPT:   # the code on the right, the words in what is left
+            w = w - _qr_code(draw, screen.qr, full_w, h, u)
         width = w - int(u * 14)
         big = int(u * (22 if screen.kind == PROMPT else 17))
         title_lines = wrap(draw, screen.title, big, width)
@@ -346,10 +349,29 @@ def render(screen: Screen, size: tuple[int, int] = (250, 122)) -> Image.Image:
         if screen.footer:
             draw.text((w // 2, h - int(u * 4)), fit_text(draw, screen.footer, footer_size, w - int(u * 12)),
                       font=font(footer_size), fill=BLACK, anchor="md")
+        w = full_w
     elif screen.kind == MENU:
         y = _title(draw, screen.title, w, u, colour=BLACK) + int(u * 3)
         _menu_lines(draw, list(screen.lines), screen.highlight, y, w, h, u, int(u * 11))
     return image
+
+
+def _qr_code(draw: ImageDraw.ImageDraw, text: str, w: int, h: int, u: float) -> int:
+    """Draw ``text`` as a QR code at the right edge, as big as the panel's height allows in
+    whole pixels per module (a phone's camera needs sharp modules); returns the width used."""
+    import segno   # (only for the screens that carry a code)
+    rows = [list(row) for row in segno.make(text, error="m").matrix_iter(scale=1, border=2)]
+    margin = int(u * 3)
+    scale = max(1, min(h - 2 * margin, w // 2) // len(rows))
+    side = scale * len(rows)
+    left, top = w - side - margin, (h - side) // 2
+    draw.rectangle((left, top, left + side - 1, top + side - 1), fill=WHITE)
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            if dark:
+                draw.rectangle((left + x * scale, top + y * scale,
+                                left + (x + 1) * scale - 1, top + (y + 1) * scale - 1), fill=BLACK)
+    return side + 2 * margin
 
 
 CHOSEN_LINES = 2  # lines the highlighted menu item may take, so the player reads what they choose

@@ -41,6 +41,7 @@ from host.menus import BACK, UNSEEN, Menu, MenuItem, face_menu
 from host.presenters import ATTENTION, FAULT, MOVING, OFF, WAITING, Screen, Status, how_many_dice, tell
 from host.session_store import ANSWERS, EVENT, NOTE, PLACES, UNDO, StoredSession
 from host.watcher import SETTLING, STILL
+from rules import get_game
 from rules.core import RuleError
 from vision.roll import Die, Roll, Throw
 
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 
 
 def menu_screen(menu: Menu) -> Screen:
-    return Screen("menu", title=menu.title, lines=menu.labels(), highlight=menu.highlight)
+    return Screen("menu", title=menu.title, lines=menu.labels(), highlight=menu.highlight, private=menu.private)
 
 
 class TableLoop:
@@ -108,6 +109,10 @@ class TableLoop:
         self.teach_dice: Callable[["TableLoop"], Any] | None = None
         self.reads = None        # host.watcher.ReadWorker once reads run in the background (``run``)
         self._hand_moves = 0     # commands that changed the journal: a read from before is stale
+        # the die sets this table may read with (set by `dicewatch run`): names, and a watcher for one
+        self.dice_sets: Callable[[], list[str]] | None = None
+        self.use_dice: Callable[[str], Any] | None = None
+        self.dice_in_use: str | None = None
         self.plays = table_for(table.game)(self, dict(options or {}), new_seed)
         self._restore_answers()
         self._answers_kept = self._answers()
@@ -349,6 +354,12 @@ class TableLoop:
         if command.startswith("new-game:"):
             self._new_game_from(command[len("new-game:"):])
             return
+        if command.startswith("resume:"):
+            self.resume(command[len("resume:"):])
+            return
+        if command.startswith("dice:"):
+            self._use_dice(command[len("dice:"):])
+            return
         if command in ("left", "right"):
             self._turn(1 if command == "right" else -1)
             return
@@ -499,6 +510,47 @@ class TableLoop:
         self._answers_kept = self._answers()
         self.status(WAITING, bar=0)
         self.start()
+
+    def resumable(self) -> list:
+        """The other unfinished stored games of this game, newest first (SessionInfo)."""
+        store = self.table.store
+        return [info for info in store.list()
+                if info.game == self.game.name and info.closed is None and info.id != self.table.id]
+
+    def resume(self, session_id: str) -> None:
+        """``resume:SESSION``: go on with another unfinished stored game of this game (the phone
+        page's Resume) exactly where it stopped, as ``dicewatch run --resume`` would. The game
+        left is kept as it is (resumable in turn), or dropped if nothing was stored in it yet.
+        RuleError (nothing changed) when there is no such game to resume."""
+        if session_id not in {info.id for info in self.resumable()}:
+            raise RuleError(f"there is no unfinished {self.game.title} game {session_id!r} to resume")
+        store, left = self.table.store, self.table
+        table = store.open(session_id, get_game)
+        self.table = table
+        if not left.entries:
+            store.discard(left.id)
+        self.stack.clear()
+        self.same_read = self.last_read = None
+        self.known_spots = []
+        self.plays.forget_answers()
+        self._restore_answers()
+        self._answers_kept = self._answers()
+        self._restore_places()
+        self.status(WAITING, bar=0)
+        self.start()
+
+    def _use_dice(self, name: str) -> None:
+        """``dice:NAME``: read the throws from now on with the taught die set NAME (the phone
+        page's "Dice to use"); only between throws, and only a set that fits this game."""
+        if self.use_dice is None:
+            raise RuleError("this box cannot change its dice while it plays")
+        if self.stack.find(Checking) is not None:
+            raise RuleError("a roll is being checked: finish it first, then change the dice")
+        watcher = self.use_dice(name)   # RuleError: no such set, or not this game's faces
+        self.watcher = watcher
+        self.dice_in_use = name
+        self.same_read = None
+        self.show_home()
 
     def _new_game_from(self, text: str) -> None:
         """``new-game:{JSON}`` (any thread may post it, e.g. the phone page): a new session of
@@ -1050,6 +1102,7 @@ class TableLoop:
             except Exception as exc:  # noqa: BLE001 - one unreadable picture must not end the game
                 self._could_not_read(exc)
         self._learning_notice()
+        self.plays.tick(self.clock())
         self._tell("tick", self.clock())
 
     def run(self, *, frame_interval: float = 0.1, sleep: Callable[[float], None] = time.sleep,

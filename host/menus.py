@@ -33,6 +33,7 @@ class Menu:
     items: tuple[MenuItem, ...]
     highlight: int = 0
     context: Any = None
+    private: str = ""      # for this player's eyes only (host.presenters.Screen.private)
 
     def turn(self, steps: int) -> "Menu":
         """The menu after ``steps`` knob detents (wraps around)."""

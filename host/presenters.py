@@ -33,6 +33,9 @@ push     knob pressed: open the menu / choose the highlighted item
 An input may also post ``"face:N:NAME"`` (die N, 1-based, is NAME) to confirm or correct
 a die directly, e.g. from a panel with its own face picker, and ``"roll:F1,F2,..."`` to
 type in a whole roll the camera cannot see (both are noted in the session's journal).
+The phone page also posts ``"choose:{JSON event}"`` (one of the game's legal events),
+``"new-game:{JSON setup}"``, ``"resume:SESSION"`` (go on with another unfinished game of
+this game) and ``"dice:NAME"`` (read with another taught die set from now on).
 
 The serial panel (host/panel.py) is both: a presenter that forwards screens and status
 to the Pico, and an input that posts the panel's button presses.
@@ -71,11 +74,16 @@ class Screen:
       breakdown), ``total`` ("13 points").
     * ``scoreboard``: ``title`` ("Round 3 of 5"), ``table`` (rows, first = header),
       ``highlight`` (leader row index in ``table``).
-    * ``prompt``: ``title`` (big: "Check die 3", "Fate rolls 7 dice"), ``lines`` (hints).
+    * ``prompt``: ``title`` (big: "Check die 3", "Fate rolls 7 dice"), ``lines`` (hints);
+      ``qr``, when given, is drawn beside them as a QR code (the phone page's address).
     * ``error``: ``title`` (what was refused), ``lines`` (why, what to do).
     * ``menu``: ``title``, ``lines`` (the items), ``highlight`` (the chosen item).
     * ``fault``: ``title`` ("Camera lost"), ``lines`` ("retrying in 4 s").
     * ``sleep``: shown on shutdown; e-ink keeps it without power.
+
+    A screen with ``private`` set (a player's name) is for that player alone, the others
+    looking away ("pass the box"): only the box's own panel shows it; the terminal, its
+    log and the phone page show :meth:`in_public` instead.
     """
 
     kind: str
@@ -87,6 +95,17 @@ class Screen:
     highlight: int | None = None
     total: str = ""
     footer: str = ""
+    qr: str = ""             # text shown as a QR code (prompt screens)
+    private: str = ""        # for this player's eyes only: shown on the box's own panel, nowhere else
+
+    def in_public(self) -> "Screen":
+        """What a presenter that others can see (the terminal and its log, the phone page)
+        shows for this screen: itself, or for a private screen a stand-in that says only
+        whose turn it is to look."""
+        if not self.private:
+            return self
+        return Screen(PROMPT, title=f"{self.private} is looking at the box",
+                      lines=("a private screen: the others look away",))
 
     def __post_init__(self) -> None:
         if self.kind not in SCREEN_KINDS:
@@ -172,7 +191,8 @@ class TerminalPresenter(Presenter):
 
     def show(self, screen: Screen) -> None:
         if self.screens:
-            print(self.prefix + screen.text().replace("\n", "\n" + self.prefix), file=self.out, flush=True)
+            text = screen.in_public().text()   # the terminal and its log are public
+            print(self.prefix + text.replace("\n", "\n" + self.prefix), file=self.out, flush=True)
 
     def status(self, status: Status) -> None:
         last = self._last or Status(light="", bar=-1)

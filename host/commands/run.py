@@ -280,6 +280,10 @@ def play(args) -> int:
         from host.teaching import box_teacher  # (OpenCV and the dice models: see above)
         loop.teach_dice = box_teacher(config.camera, dice_set, data_dir(), lambda: learning_watcher(
             dice_reader(dice_set, data_dir(), calibration), dice_set, data_dir(), calibration, overlay_dir=overlay_dir))
+    if dice_set is not None:   # the phone page's "Dice to use": another taught set with these faces
+        loop.dice_sets, loop.use_dice = dice_switch(dice_set, lambda name: learning_watcher(
+            dice_reader(name, data_dir(), calibration), name, data_dir(), calibration, overlay_dir=overlay_dir))
+        loop.dice_in_use = dice_set
     try:
         devices, _ = add_controls(config, loop.post, loop.presenters)
     except ConfigError as exc:
@@ -326,3 +330,25 @@ def box_publishing(args, doc: dict, config_path):
         return publishing(broker_of(url, "--publish" if args.publish else "[box] publish"), name)
     except ValueError as exc:
         raise ConfigError(config_path or "<config>", str(exc)) from None
+
+
+def dice_switch(dice_set: str, make_watcher):
+    """For the table loop (``dice_sets``, ``use_dice``): the die sets in this box with the same
+    faces as ``dice_set``, and a watcher reading with one of them (RuleError for any other)."""
+    from vision import dicesets   # (the die sets on disk: only when the game has dice)
+
+    def fitting() -> list[str]:
+        faces = sorted(dicesets.FACE_SETS.get(dice_set) or dicesets.load_set(dice_set, data_dir()).faces)
+        return sorted({s.name for s in dicesets.list_sets(data_dir()) if sorted(s.faces) == faces} | {dice_set})
+
+    def use(name: str):
+        known = fitting()
+        if name not in known:
+            raise RuleError(f"no die set {name!r} with this game's faces in this box; "
+                            f"expected one of {', '.join(known)}")
+        try:
+            return make_watcher(name)
+        except Exception as exc:  # noqa: BLE001 - the game goes on with the dice it had
+            raise RuleError(f"cannot read with the {name} dice: {exc}") from None
+
+    return fitting, use

@@ -291,6 +291,9 @@ class GameTable:
             self.loop.table.close()
         self.loop.show_home()
 
+    def tick(self, now: float) -> None:
+        """Called once per turn of the loop with its clock (a screen that clears itself)."""
+
     def next_on_menu(self, menu: Menu) -> bool:
         """Next on a menu (closed already); True when the game handled it."""
         return False

@@ -18,6 +18,7 @@ import collections
 import hmac
 import html
 import json
+import logging
 import secrets
 import sqlite3
 import time
@@ -35,6 +36,8 @@ from host.history import seen_by, shown_body, to_csv, to_jsonl
 from host.session_store import EVENT, UNDO
 from host.web.dice_stats import bar_chart, face_counts
 from host.web.table import BUTTONS, Refused, WebTable, command_json
+
+log = logging.getLogger(__name__)
 
 COOKIE = "dicewatch_pass"
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]", "testserver"}
@@ -152,7 +155,7 @@ def page(title: str, body: str, *, status: int = 200, live: bool = True) -> HTML
         '<meta name=viewport content="width=device-width,initial-scale=1">'
         f'<title>{e(title)}</title><link rel=stylesheet href="/style.css"></head><body>'
         '<nav><a href="/">Table</a><a href="/controls">Controls</a><a href="/history">History</a>'
-        '<a href="/dice">Dice</a></nav>'
+        '<a href="/dice">Dice</a><a href="/join">My seat</a></nav>'
         f"<main>{body}</main>{script}</body></html>", status_code=status)
 
 
@@ -269,7 +272,7 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
             body += ('<h2>Correct a die</h2><form method=post action="/controls">' + seq_field(seen.seq)
                      + f'<label>Die <select name=die>{dice}</select></label> '
                        f'<label>is <select name=face>{faces}</select></label> <button>Correct</button></form>')
-        body += new_game_form(seen) + f"<p>Move {seen.seq}</p>"
+        body += dice_set_form(seen) + new_game_form(seen) + resume_form(seen) + f"<p>Move {seen.seq}</p>"
         return page("Controls", body)
 
     async def new_game_post(request: Request) -> Response:
@@ -394,6 +397,9 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         if buttons:
             body += (f'<h2>Your choices</h2><form method=post action="/me/{e(token)}">{seq_field(seq)}'
                      f"{buttons}</form>")
+        body += (f'<h2>This seat</h2><form method=post action="/me/{e(token)}/leave">'
+                 "<button>Give up this seat</button></form><p>(Then this link stops working and the seat "
+                 "can be taken again, by this phone or another.)</p>")
         return page(f"{player}'s view", body)
 
     async def me_post(request: Request) -> Response:
@@ -416,6 +422,63 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         if not 0 <= index < len(mine):
             return message_page("Nothing was done", "that choice is not open now", 400)
         return await take(request, command_json(mine[index][1]), seq, f"/me/{request.path_params['token']}")
+
+    async def join_page(request: Request) -> Response:
+        refused = check(request)
+        if refused:
+            return refused
+        seen = web_table.seen()
+        seats = web_table.seats()
+        open_seats = "".join(f'<button name=player value="{e(p)}">I am {e(p)}</button>'
+                             for p, taken in seats if not taken)
+        taken = [p for p, held in seats if held]
+        body = ("<h1>Take your seat</h1><p>Choose your own name: this phone then gets your own page "
+                "(what only you may see, the choices only you make). Each seat can be taken once.</p>")
+        body += (f'<form method=post action="/join">{seq_field(seen.seq)}{open_seats}</form>' if open_seats
+                 else "<p>Every seat is taken.</p>")
+        if taken:
+            body += f"<p>Seats taken: {e(', '.join(taken))}.</p>"
+        return page("My seat", body, live=False)
+
+    async def join_post(request: Request) -> Response:
+        refused, form, _ = await posted_move(request)
+        if refused:
+            return refused
+        try:
+            token = web_table.claim(str(form.get("player", "")))
+        except Refused as exc:
+            return message_page("Seat not taken", str(exc), 409)
+        log.info("a phone took %s's seat", form.get("player"))
+        return RedirectResponse(f"/me/{token}", 303)
+
+    async def leave_post(request: Request) -> Response:
+        refused = check(request, post=True)
+        if refused:
+            return refused
+        player, refused = player_for(request)
+        if refused:
+            return refused
+        web_table.leave(request.path_params["token"])
+        return message_page("Seat given up", f"this phone no longer holds {player}'s seat; "
+                            "it can be taken again on the My seat page", 200)
+
+    async def resume_post(request: Request) -> Response:
+        refused, form, seq = await posted_move(request)
+        if refused:
+            return refused
+        wanted = str(form.get("session", ""))
+        if wanted not in {sid for sid, _ in web_table.seen().resumable}:
+            return message_page("Nothing was done", "that is not an unfinished game of this box", 400)
+        return await take(request, "resume:" + wanted, seq, "/")
+
+    async def dice_post(request: Request) -> Response:
+        refused, form, seq = await posted_move(request)
+        if refused:
+            return refused
+        wanted = str(form.get("dice", ""))
+        if wanted not in web_table.seen().dice_sets:
+            return message_page("Nothing was done", "that is not one of the die sets this table can use", 400)
+        return await take(request, "dice:" + wanted, seq, "/controls")
 
     async def api_state(request: Request) -> Response:
         refused = check(request, api=True)
@@ -499,6 +562,10 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         Route("/controls/new-game", new_game_post, methods=["POST"]),
         Route("/history", history_page), Route("/history.jsonl", history_file), Route("/history.csv", history_file),
         Route("/dice", dice_page), Route("/me/{token}", me_page), Route("/me/{token}", me_post, methods=["POST"]),
+        Route("/me/{token}/leave", leave_post, methods=["POST"]),
+        Route("/join", join_page), Route("/join", join_post, methods=["POST"]),
+        Route("/controls/resume", resume_post, methods=["POST"]),
+        Route("/controls/dice", dice_post, methods=["POST"]),
         Route("/api/state", api_state), Route("/api/events", api_events),
         Route("/pin", pin_page), Route("/pin", pin_post, methods=["POST"]),
         Route("/style.css", style), Route("/live.js", live),
@@ -526,6 +593,26 @@ def new_game_form(seen) -> str:
     return ('<h2>New game</h2><form method=post action="/controls/new-game">' + seq_field(seen.seq)
             + "<p>The same game; change the players' names if you like (a blank one is left out).</p>"
             + fields + confirm + "<button>Start a new game</button></form>")
+
+
+def dice_set_form(seen) -> str:
+    """Which taught die set reads the throws (only when there is more than one to choose from)."""
+    if len(seen.dice_sets) < 2:
+        return ""
+    options = "".join(f'<option value="{e(name)}"{" selected" if name == seen.dice_in_use else ""}>{e(name)}'
+                      f"{' (in use)' if name == seen.dice_in_use else ''}</option>" for name in seen.dice_sets)
+    return ('<h2>Dice to use</h2><form method=post action="/controls/dice">' + seq_field(seen.seq)
+            + f"<p>The throws are read with the {e(seen.dice_in_use or '?')} dice.</p>"
+            + f"<label>Read with <select name=dice>{options}</select></label> <button>Use these dice</button></form>")
+
+
+def resume_form(seen) -> str:
+    """The other unfinished games of this game, to go on with one of them."""
+    if not seen.resumable:
+        return ""
+    rows = "".join(f'<button name=session value="{e(sid)}">Resume {e(label)}</button>' for sid, label in seen.resumable)
+    return ('<h2>Resume a game</h2><form method=post action="/controls/resume">' + seq_field(seen.seq)
+            + "<p>Go on with an unfinished game where it stopped (this one stays saved).</p>" + rows + "</form>")
 
 
 def dice_html_page(sets) -> str:

@@ -111,8 +111,8 @@ def serve(app, host: str, port: int, *, timeout: float = 10.0) -> Served:
 
 def start(web_table, host: str, port: int, folder: Path, *, out: TextIO | None = None) -> Served:
     """Serve the phone page for ``web_table`` on ``host:port``: a PIN when not on loopback,
-    the address (and a QR code PNG in ``folder``) printed; the private links printed once
-    the loop is attached."""
+    the address (and a QR code PNG in ``folder``) printed, and where the players take their
+    seats (each private link is given only to the phone that takes that seat, never printed)."""
     from host.web.app import make_app
     out = out or sys.stdout
     loopback = is_loopback(host)
@@ -133,11 +133,7 @@ def start(web_table, host: str, port: int, folder: Path, *, out: TextIO | None =
     except Exception as exc:  # noqa: BLE001 - the address printed is enough
         print(f"dicewatch: no QR code ({type(exc).__name__}: {exc})", file=out, flush=True)
 
-    def announce(tokens: dict[str, str]) -> None:
-        for player, token in tokens.items():
-            print(f"dicewatch: {player}'s own page (for {player} only): {url}me/{token}", file=out, flush=True)
-
-    web_table.announce = announce
+    print(f"dicewatch: each player takes their own seat (their private page) at {url}join", file=out, flush=True)
     if pin:   # the box's own screen says where the page is and its PIN, once (shown in the loop's thread)
         web_table.greet(url, pin)
     return served

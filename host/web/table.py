@@ -35,6 +35,7 @@ from host.session_store import EVENT, UNDO
 log = logging.getLogger(__name__)
 
 BUTTONS = ("score", "undo", "next", "push", "left", "right")
+ELSEWHERE_SECONDS = 2.0   # the other games and the die sets are looked up again at most this often
 
 
 class Refused(Exception):
@@ -56,6 +57,9 @@ class Seen:
     running: bool
     scoreboard: tuple = ()
     game: Any = None
+    resumable: tuple = ()                        # other unfinished games of this game: (id, label)
+    dice_sets: tuple[str, ...] = ()              # the die sets this table may read with
+    dice_in_use: str | None = None
 
 
 def names_player(event: dict, player: str) -> bool:
@@ -68,13 +72,15 @@ class WebTable(Presenter):
 
     :param pace: seconds to sleep in the loop's thread once each stored event has been shown
         (the demo played at a pace a person can watch; 0: not at all).
-    :param announce: called once the loop is attached with ``{player: token}`` (the private
-        links are printed on the terminal, never shown on a page).
+
+    Each player's private link (``/me/TOKEN``) is given once, to the first phone that takes
+    that player's seat on the Join page (:meth:`claim`); it is never printed, logged or shown
+    anywhere else. The phone that holds a seat may give it up (:meth:`leave`), which makes a
+    new link; a new game with other players makes new seats.
     """
 
-    def __init__(self, *, pace: float = 0.0, sleep: Callable[[float], None] = time.sleep,
-                 announce: Callable[[dict[str, str]], None] | None = None):
-        self.pace, self.sleep, self.announce = pace, sleep, announce
+    def __init__(self, *, pace: float = 0.0, sleep: Callable[[float], None] = time.sleep):
+        self.pace, self.sleep = pace, sleep
         self._lock = threading.Lock()
         self.loop = None
         self._seq = 0
@@ -86,6 +92,7 @@ class WebTable(Presenter):
         self._state = None
         self._game = None
         self.tokens: dict[str, str] = {}                # token -> player
+        self.claimed: set[str] = set()                  # the players whose seat a phone has taken
         self._actions: "queue.Queue[tuple[int, str, concurrent.futures.Future]]" = queue.Queue()
         self._subscribers: set = set()
         self.running = False
@@ -95,14 +102,12 @@ class WebTable(Presenter):
     def attach(self, loop) -> None:
         self.loop = loop
         self.sessions_path = getattr(getattr(loop.table, "store", None), "path", None)  # the Dice page reads it
-        players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
-        self.tokens = {secrets.token_urlsafe(18): player for player in players}
+        self._new_seats([str(p) for p in loop.table.session.setup_options.get("players", [])])
         self.running = True
         self._refresh()
-        if self.announce is not None:
-            self.announce({player: token for token, player in self.tokens.items()})
 
     def show(self, screen: Screen) -> None:
+        screen = screen.in_public()   # a screen for one player's eyes never reaches the page
         if screen.kind != SLEEP:
             self._screen = screen
             if self._taking is not None and screen.kind == ERROR:
@@ -121,7 +126,7 @@ class WebTable(Presenter):
         """Have the box's screens say, once, where the phone page is and its PIN: shown by the
         loop (to all its presenters, the e-ink panel too) at its next tick, in its own thread."""
         self._greeting = Screen("prompt", title="Phone page", lines=(url, f"PIN {pin}"),
-                                footer="the game goes on: roll or press a button")
+                                footer="the game goes on: roll or press a button", qr=url)
 
     _greeting: Screen | None = None
 
@@ -199,6 +204,8 @@ class WebTable(Presenter):
             entries = tuple(table.entries)
             if moved:
                 self._last_throw = self._public_throw(loop, game)
+            resumable, dice_sets = self._elsewhere(loop)
+            self._elsewhere_at = time.monotonic()
             try:
                 faces = tuple(loop.plays.face_names())
             except Exception:  # noqa: BLE001 - a game without dice has no faces
@@ -206,10 +213,13 @@ class WebTable(Presenter):
         else:
             old = self._seen
             snapshot, choices, header, entries, faces = old.snapshot, old.choices, old.header, old.entries, old.faces
-            scoreboard = old.scoreboard
+            scoreboard, resumable, dice_sets = old.scoreboard, old.resumable, old.dice_sets
+            if time.monotonic() - self._elsewhere_at > ELSEWHERE_SECONDS:   # the lists age too
+                resumable, dice_sets = self._elsewhere(loop)
+                self._elsewhere_at = time.monotonic()
         dice = self._screen.dice if self._screen is not None and self._screen.dice else self._last_throw
         seen = Seen(self._seq, snapshot, self._screen, dice, choices, faces, entries, header, self.running,
-                    scoreboard, game)
+                    scoreboard, game, resumable, dice_sets, getattr(loop, "dice_in_use", None))
         with self._lock:
             self._seen, self._state, self._game = seen, state, game
             subscribers = list(self._subscribers)
@@ -223,15 +233,34 @@ class WebTable(Presenter):
                     self._subscribers.discard((aloop, box))
 
     _last_throw: tuple[DieView, ...] = ()
+    _elsewhere_at = 0.0
 
     def _new_session(self, loop) -> None:
-        """A new game began (a new session): new private links when the players changed."""
+        """A new game began (a new session): new seats when the players changed."""
         players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
-        if sorted(players) == sorted(self.tokens.values()):
-            return
-        self.tokens = {secrets.token_urlsafe(18): player for player in players}
-        if self.announce is not None:
-            self.announce({player: token for token, player in self.tokens.items()})
+        if sorted(players) != sorted(self.tokens.values()):
+            self._new_seats(players)
+
+    def _new_seats(self, players: list[str]) -> None:
+        with self._lock:
+            self.tokens = {secrets.token_urlsafe(18): player for player in players}
+            self.claimed = set()
+
+    @staticmethod
+    def _elsewhere(loop) -> tuple[tuple, tuple[str, ...]]:
+        """The other unfinished games of this game (id, a label) and the die sets to choose from."""
+        try:
+            resumable = tuple((info.id, f"{', '.join(info.players) or 'no players'}: "
+                               f"{time.strftime('%d %b %H:%M', time.localtime(info.created))}, "
+                               f"{info.entries} entries") for info in loop.resumable() if info.entries)
+        except Exception:  # noqa: BLE001 - a table without a store (tests) has none
+            resumable = ()
+        try:
+            dice_sets = tuple(loop.dice_sets()) if loop.dice_sets is not None else ()
+        except Exception:  # noqa: BLE001 - a die set folder that cannot be listed: none offered
+            log.warning("the die sets cannot be listed for the phone page", exc_info=True)
+            dice_sets = ()
+        return resumable, dice_sets
 
     @staticmethod
     def _public_throw(loop, game) -> tuple[DieView, ...]:
@@ -256,6 +285,36 @@ class WebTable(Presenter):
             if hmac.compare_digest(known.encode(), token.encode()):
                 found = player
         return found
+
+    def seats(self) -> list[tuple[str, bool]]:
+        """Each player, and whether a phone has taken their seat (public: says no secret)."""
+        with self._lock:
+            return [(player, player in self.claimed) for player in self.tokens.values()]
+
+    def claim(self, player: str) -> str:
+        """Give ``player``'s private link to the phone asking, if no phone holds that seat yet:
+        its token (Refused otherwise)."""
+        with self._lock:
+            for token, name in self.tokens.items():
+                if name == player:
+                    if player in self.claimed:
+                        raise Refused(f"{player}'s seat is already taken by a phone; if that phone is "
+                                      "lost, start a new game (Controls) to make new seats")
+                    self.claimed.add(player)
+                    return token
+        raise Refused(f"there is no player {player!r} at this table")
+
+    def leave(self, token: str) -> str:
+        """The phone holding ``token`` gives up its seat: that link stops working, and the seat
+        can be taken again (with a new link). Returns the player."""
+        player = self.player_of(token)
+        if player is None:
+            raise Refused("that link is not a seat at this table")
+        with self._lock:
+            self.tokens = {(secrets.token_urlsafe(18) if name == player else t): name
+                           for t, name in self.tokens.items()}
+            self.claimed.discard(player)
+        return player
 
     def private(self, player: str) -> tuple[Any, tuple[tuple[str, dict], ...], int]:
         """What ``player`` alone may see now, the choices only they may make, and the sequence

@@ -17,6 +17,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def take_seat(url: str, player: str) -> str:
+    """Take ``player``'s seat on the Join page, as their phone would: their private link."""
+    seq = re.search(r'name=seq value="(\d+)"', httpx.get(url + "join", timeout=10).text).group(1)
+    taken = httpx.post(url + "join", data={"seq": seq, "player": player}, headers={"origin": url.rstrip("/")},
+                       timeout=10)
+    assert taken.status_code == 303, taken.text
+    return url + taken.headers["location"].lstrip("/")
+
+
 def environment(home: Path) -> dict:
     return {**os.environ, "DICEWATCH_GAMES": "tests.games.secret_pig_table", "DICEWATCH_HOME": str(home),
             "PYTHONPATH": str(ROOT)}
@@ -36,8 +45,9 @@ def test_the_demo_serves_the_game_and_then_the_finished_game_until_sigterm(tmp_p
         printed = "".join(lines)
         assert "serving the finished game" in printed, printed + process.stderr.read()
         url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed).group(1)
-        links = dict(re.findall(r"(\w+)'s own page \(for \w+ only\): (http://\S+)", printed))
-        assert set(links) == {"Ann", "Ben"} and (out / "phone-page-qr.png").stat().st_size > 0
+        assert "/me/" not in printed and f"{url}join" in printed     # no private link on the terminal
+        links = {player: take_seat(url, player) for player in ("Ann", "Ben")}
+        assert (out / "phone-page-qr.png").stat().st_size > 0
         state = httpx.get(url + "api/state", timeout=10).json()
         assert state["over"] and "wins with" in state["status"]
         assert set(state["state"]["lucky"]) == {"Ann", "Ben"}          # over: the secrets are everyone's
@@ -80,13 +90,13 @@ def test_run_serves_the_table_takes_a_private_choice_and_stops_on_sigterm(tmp_pa
         lines = []
         for line in process.stderr:
             lines.append(line)
-            if "Ben's own page" in line:
+            if "their own seat" in line:
                 break
         printed = "".join(lines)
         url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed)
         assert url, printed
         url = url.group(1)
-        ann = re.search(r"Ann's own page \(for Ann only\): (http://\S+)", printed).group(1)
+        ann = take_seat(url, "Ann")
         assert httpx.get(url + "api/state", timeout=10).json()["seq"] == 0
         page = httpx.get(ann, timeout=10).text
         index = re.findall(r'<button name=choice value="(\d+)">Lucky: player Ann: face 4<', page)[0]
@@ -114,7 +124,7 @@ def test_run_on_a_network_address_asks_the_pin_and_shows_it_on_the_box(tmp_path)
         lines = []
         for line in process.stderr:
             lines.append(line)
-            if "Ben's own page" in line:
+            if "their own seat" in line:
                 break
         printed = "".join(lines)
         found = re.search(r"the phone page is at (http://\S+/)  \(table PIN (\d{4})\)", printed)
