@@ -329,29 +329,40 @@ def repair(database: Path, newest: int | None = None) -> Check:
         raise StoreError(f"{database}: not a usable dicewatch sessions database ({found.problem or 'damaged'}), "
                          f"and no session logs in {log_folder(database)} to rebuild it from")
     folder = log_folder(database)
-    folder.mkdir(parents=True, exist_ok=True)
-    lock = lock_logs(folder, exclusive=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = lock_logs(folder, exclusive=True)
+    except OSError as exc:
+        raise StoreError(f"{database}: needs repairing, and {folder} cannot be written ({exc.strerror})") from None
     if lock is None:
         raise StoreBusy(f"{database}: in use by a running dicewatch (run, demo or the service); "
                         "stop it, then repair with dicewatch sessions check --repair")
     try:
-        found = check(database)   # again, under the lock, every session whole
-        if found.damaged:
-            found.done.append(_rebuild(found))
-            states = [s for s in found.sessions if _needs_writing(s)]
-        else:
-            states = found.logs_to_write
-        rewritten = _write_logs(found, states)
-        if rewritten:
-            found.done.append(f"wrote {len(rewritten)} missing or damaged session log(s) from the "
-                              f"{'logs and database' if found.damaged else 'database'}: "
-                              f"{', '.join(rewritten[:3])}{' ...' if len(rewritten) > 3 else ''}")
-        for stray in found.stray_logs:
-            aside = _aside(stray.path, f"unused-{_stamp()}")
-            os.replace(stray.path, aside)
-            found.done.append(f"moved {stray.path.name}, a log of no session, aside as {aside.name}")
+        return _repair_locked(database)
+    except OSError as exc:
+        raise StoreError(f"{database}: the repair stopped: {exc.filename or folder} cannot be written "
+                         f"({exc.strerror}); nothing was deleted, the damaged files are where they were "
+                         "or renamed *.damaged-<time>") from None
     finally:
         os.close(lock)
+
+
+def _repair_locked(database: Path) -> Check:
+    found = check(database)   # again, under the lock, every session whole
+    if found.damaged:
+        found.done.append(_rebuild(found))
+        states = [s for s in found.sessions if _needs_writing(s)]
+    else:
+        states = found.logs_to_write
+    rewritten = _write_logs(found, states)
+    if rewritten:
+        found.done.append(f"wrote {len(rewritten)} missing or damaged session log(s) from the "
+                          f"{'logs and database' if found.damaged else 'database'}: "
+                          f"{', '.join(rewritten[:3])}{' ...' if len(rewritten) > 3 else ''}")
+    for stray in found.stray_logs:
+        aside = _aside(stray.path, f"unused-{_stamp()}")
+        os.replace(stray.path, aside)
+        found.done.append(f"moved {stray.path.name}, a log of no session, aside as {aside.name}")
     return found
 
 

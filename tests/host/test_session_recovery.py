@@ -319,3 +319,13 @@ def test_a_logs_last_line_is_read_from_its_end_long_or_short(tmp_path):
     with open(logs.path("s1"), "ab") as out:
         out.write(b'{"t": "entr')                          # torn
     assert log_tail(logs.path("s1")) is None
+
+
+def test_a_log_folder_that_cannot_be_written_is_a_clear_error(stored, capsys):
+    path, _ = stored
+    shutil.rmtree(log_folder(path))
+    log_folder(path).write_text("not a folder")
+    code, _, err = run_cli(capsys, "sessions", "check", "--repair", "--sessions", str(path))
+    assert code == 1 and f"{log_folder(path)} cannot be written" in err and "Traceback" not in err
+    code, _, err = run_cli(capsys, "export", "latest", "--sessions", str(path))
+    assert code == 1 and str(log_folder(path)) in err and "Traceback" not in err
