@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from host import games
+from host.eink import EinkScreen, PngPanel
 from host.loop import TableLoop
 from host.presenters import RecordingPresenter
 from host.session_store import SessionStore
@@ -145,6 +146,8 @@ class LoopThread:
     def __init__(self, path: Path, game: str, setup: dict, **loop_options):
         self.web = WebTable()
         self.screens = RecordingPresenter()
+        self.panel = PngPanel(path.parent / "eink", (250, 122))   # the box's e-ink panel, as PNGs
+        self.eink = EinkScreen(self.panel, min_interval=0.0)
         self.calls: "queue.Queue" = queue.Queue()
         self.stop = threading.Event()
         self.ready = threading.Event()
@@ -157,7 +160,7 @@ class LoopThread:
         try:
             with SessionStore(path) as store:
                 table = store.create(get_game(game), setup)
-                self.loop = TableLoop(table, presenters=[self.screens, self.web], **loop_options)
+                self.loop = TableLoop(table, presenters=[self.screens, self.eink, self.web], **loop_options)
                 self.loop.start()
                 self.ready.set()
                 while not self.stop.is_set():
@@ -190,6 +193,9 @@ class LoopThread:
 
     def token_of(self, player: str) -> str:
         return next(token for token, name in self.web.tokens.items() if name == player)
+
+    def eink_pngs(self) -> list[Path]:
+        return sorted(self.panel.folder.glob("*.png"))
 
     def close(self) -> None:
         self.stop.set()
@@ -278,8 +284,14 @@ def test_a_die_corrected_on_the_phone_changes_the_stored_roll_and_the_score(jing
         form.find_element(By.TAG_NAME, "button").click()
         return True
 
+    before = jingle.eink_pngs()
+    assert before, "the e-ink panel drew the roll"
     phone.wait_for(correct, "the correction sent")
     phone.wait_for(lambda: jingle.events()[-1]["faces"][0] == "GIFT", "the stored roll corrected")
+    phone.wait_for(lambda: len(jingle.eink_pngs()) > len(before), "the e-ink panel drew the corrected roll")
+    drawn = [s for s in jingle.screens.screens if s.kind == "roll"][-1]
+    assert drawn.total.startswith("7") and [d.face for d in drawn.dice] == ["GIFT"] + thrown[1:]
+    assert jingle.eink_pngs()[-1].read_bytes() != before[-1].read_bytes()
     assert jingle.events()[-1]["faces"] == ["GIFT"] + thrown[1:]
     phone.wait_for(lambda: phone.driver.current_url.endswith("/controls") and "Controls" in phone.main_text(),
                    "back on the controls page")
@@ -296,7 +308,15 @@ def test_a_die_corrected_on_the_phone_changes_the_stored_roll_and_the_score(jing
 
 def test_a_second_players_browser_reaches_nothing_of_the_first_players_secret(secret_pig, pig_url, browser):
     ann, ben = browser("ann"), browser("ben")
-    ann_link, ben_link = (f"{pig_url}/me/{secret_pig.token_of(p)}" for p in ("Ann", "Ben"))
+    for phone, player in ((ann, "Ann"), (ben, "Ben")):   # each takes their own seat on their phone
+        phone.get(f"{pig_url}/join")
+        phone.driver.find_element(By.XPATH, f"//button[normalize-space(.)='I am {player}']").click()
+        phone.wait_for(lambda: f"{player}'s own view" in phone.main_text(), f"{player}'s own page")
+        phone.shot(f"{player.lower()}-took-the-seat")
+    ann_link, ben_link = ann.driver.current_url, ben.driver.current_url
+    assert ann_link == f"{pig_url}/me/{secret_pig.token_of('Ann')}"
+    ben.get(f"{pig_url}/join")
+    assert "I am Ann" not in ben.text() and "Every seat is taken" in ben.text()   # Ann's seat is not Ben's to take
     ann.get(ann_link)
     ann.wait_for(lambda: "Ann's own view" in ann.main_text(), "Ann's page")
     ann.driver.find_element(By.XPATH, "//button[starts-with(normalize-space(.), 'Lucky: player Ann: face 5')]").click()
@@ -308,7 +328,8 @@ def test_a_second_players_browser_reaches_nothing_of_the_first_players_secret(se
     tries = [ben_link, f"{pig_url}/me/", f"{pig_url}/me/{secrets.token_urlsafe(18)}",
              f"{pig_url}/me/{token[:-1]}{'A' if token[-1] != 'A' else 'B'}", f"{pig_url}/me/{token[:8]}",
              f"{pig_url}/", f"{pig_url}/controls", f"{pig_url}/history",
-             f"{pig_url}/api/state", f"{pig_url}/dice", f"{pig_url}/me/{token}/..", f"{pig_url}/me"]
+             f"{pig_url}/api/state", f"{pig_url}/dice", f"{pig_url}/me/{token}/..", f"{pig_url}/join",
+             f"{pig_url}/me"]
     for url in tries:
         ben.get(url)
         shown, source = ben.text(), ben.driver.page_source
