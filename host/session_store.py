@@ -128,7 +128,7 @@ def guarded(method):
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: the sessions database cannot be read or written ({exc}); it may be "
-                             "damaged: keep a copy, then export what still reads with dicewatch export") from None
+                             "damaged: dicewatch sessions check --repair rebuilds it from its logs") from None
     return call
 
 
