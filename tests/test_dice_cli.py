@@ -69,7 +69,7 @@ def test_bad_input(sky, capsys, args, code, message):
 
 def test_no_action_is_usage(capsys):
     assert dice() == 2
-    assert "list, show NAME, delete NAME or rename NAME OLD NEW" in capsys.readouterr().err
+    assert "list, show NAME, delete NAME, rename NAME OLD NEW or forget NAME --session ID" in capsys.readouterr().err
 
 
 def test_show_out_is_a_folder(sky, tmp_path, capsys):

@@ -79,10 +79,6 @@ class Example:
     die: int = -1           # the die's index in that roll
     aside: bool = False     # kept aside by the self-check: stored, not read with
 
-    @property
-    def vouched(self) -> bool:
-        return self.source in VOUCHED
-
 
 def example_key(session: str, seq: int, die: int) -> str:
     return f"{session}-{seq}-{die}"
@@ -264,14 +260,15 @@ class Learner:
         if templates is None:
             templates = taught.example_templates(crop, self.extract.name, LEARNED_TURNS, LEARNED_SCALES)
         self._age += 1
-        return _Entry(key, face, source, np.ascontiguousarray(templates, np.float32),
+        # float16 here (half the memory): the model and the pairs work in float32
+        return _Entry(key, face, source, np.ascontiguousarray(templates, np.float16),
                       np.ascontiguousarray(self.extract.query(crop), np.float32), self._age)
 
     def _similarities(self, queries: Sequence[_Entry], targets: Sequence[_Entry]) -> np.ndarray:
         """[i, j]: the best similarity of ``queries[i]``'s query against ``targets[j]``'s templates."""
         if not queries or not targets:
             return np.zeros((len(queries), len(targets)), np.float32)
-        templates = np.concatenate([t.templates for t in targets])
+        templates = np.concatenate([t.templates for t in targets]).astype(np.float32)
         starts = np.cumsum([0] + [len(t.templates) for t in targets[:-1]])
         out = np.empty((len(queries), len(targets)), np.float32)
         for i, entry in enumerate(queries):
@@ -430,7 +427,7 @@ class Learner:
 
     def _build(self) -> taught.FaceModel:
         faces = np.array([e.face for e in self.entries])
-        templates = np.concatenate([e.templates for e in self.entries])
+        templates = np.concatenate([e.templates for e in self.entries]).astype(np.float32)
         labels = np.concatenate([np.full(len(e.templates), e.face) for e in self.entries])
         owners = np.concatenate([np.full(len(e.templates), n) for n, e in enumerate(self.entries)])
         margin_scale, fit_floor, fit_scale, loo_margins, loo_right = taught.calibrate_pairs(

@@ -16,8 +16,9 @@ read with what it learned. Rendered: each built-in set taught from 8 rendered cr
 die style, then rendered scenes of that style (other poses, light, blur) the same way.
 
 Printed per block of 10 rolls: dice on the photos, read right (per die, missed dice count
-as wrong), dice asked about, sure reads (>= ``--confidence``) that were wrong, and the
-examples the set reads with; then the figures after the first 30 rolls.
+as wrong), dice asked about, sure reads (>= ``--confidence``) that were wrong, and the time
+a roll took to read and to learn from (wall clock, one process: noisy on a shared machine);
+then the figures after the first 30 rolls.
 """
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ class Block:
     sure_wrong: int = 0
     false_finds: int = 0
     aside: int = 0
+    read_s: float = 0.0     # reading the rolls (finder and reader)
+    learn_s: float = 0.0    # learning from them
 
     def add(self, other: "Block") -> None:
         for name in self.__dataclass_fields__:
@@ -57,6 +60,8 @@ class Block:
                 f"sure and wrong {self.sure_wrong:>2} of {self.sure:>3}, false finds {self.false_finds}")
         if self.aside:
             text += f", kept aside {self.aside}"
+        text += (f"; {1000 * self.read_s / max(self.rolls, 1):.0f} ms a roll to read, "
+                 f"{1000 * self.learn_s / max(self.rolls, 1):.0f} to learn")
         return text + (f"; reads with {examples} examples" if examples is not None else "")
 
 
@@ -80,10 +85,12 @@ def play_roll(image, labels: list[dict], learner: learning.Learner, find, thresh
               roll_id: int, shift: float | None = None, learn: bool = True) -> Block:
     """One photo as one roll: read it with the learner's model, count as the player would, then
     offer its dice (the player's corrections as such) to the learner."""
+    started = time.perf_counter()
     roll = taught.read_boxes(image, find(image), learner.model(), "learning", shift=shift)
+    read_s = time.perf_counter() - started
     reads = [{"face": d.face, "x": d.x, "y": d.y, "confidence": d.confidence} for d in roll.dice]
     matched = pair_up(reads, labels)
-    out = Block(rolls=1, dice=len(labels), false_finds=len(reads) - len(matched))
+    out = Block(rolls=1, dice=len(labels), false_finds=len(reads) - len(matched), read_s=read_s)
     batch = []
     for i, j in matched.items():
         die, truth = roll.dice[i], labels[j]["face"]
@@ -97,7 +104,10 @@ def play_roll(image, labels: list[dict], learner: learning.Learner, find, thresh
         batch.append((learning.Example(learning.example_key("bench", roll_id, i), truth, source,
                                        "bench", roll_id, i), learning.scaled_crop(crop)))
     if learn:
+        started = time.perf_counter()
         out.aside = len(learner.offer(batch).aside)
+        learner.model()   # built for the next roll: part of learning
+        out.learn_s = time.perf_counter() - started
     return out
 
 
