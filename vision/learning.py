@@ -30,6 +30,7 @@ Three parts:
 """
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -463,6 +464,7 @@ def learner_for(name: str, data_dir, store: ExampleStore | None = None,
 # --------------------------------------------------------------------------- at the table
 
 READS_KEPT = 4          # the last reads whose crops are remembered
+CLOSE_WAIT = 10.0       # seconds the learner may take to finish its work when the box stops
 SAME_PLACE = 0.25       # of a die's size: a stored die and a read die this close are the same
 
 
@@ -492,8 +494,11 @@ class TableLearner:
         self._noticed = False
         self.failed: str | None = None
         self.jobs: "queue.Queue | None" = queue.Queue() if background else None
+        self._thread: threading.Thread | None = None
         if background:
-            threading.Thread(target=self._work, name=f"learn-{name}", daemon=True).start()
+            self._thread = threading.Thread(target=self._work, name=f"learn-{name}", daemon=True)
+            self._thread.start()
+            atexit.register(self.close)   # the last roll's examples are stored before the box stops
         self._do(self._open)
 
     # -- the reader's side ----------------------------------------------------------------------
@@ -587,9 +592,11 @@ class TableLearner:
         if self.jobs is not None:
             self.jobs.join()
 
-    def close(self) -> None:
-        if self.jobs is not None:
+    def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Finish the work handed over (at most ``timeout`` seconds), then stop the thread."""
+        if self._thread is not None and self._thread.is_alive():
             self.jobs.put(None)
+            self._thread.join(timeout)
 
     # -- the worker ------------------------------------------------------------------------------
     def _do(self, job: Callable[[], None]) -> None:
