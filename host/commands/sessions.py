@@ -2,8 +2,10 @@
 
 Every game is kept twice: in the sessions database (DATA/sessions.db) and in a log file
 per session beside it (DATA/sessions.db.logs/<session>.jsonl, written and fsync'ed before
-each database transaction). `run` and `export` check the two at start and repair what they
-find; this command does it on demand.
+each database transaction). `run` and `export` check the two at start (the three newest
+sessions whole, the others by their size and last log line) and repair what they find;
+this command reads everything, on demand. While a box is running, the game it is writing
+may show for a moment as "log ahead by one unconfirmed batch"; repairs wait for it to stop.
 
   dicewatch sessions check            say, per session, whether both records agree
   dicewatch sessions check --repair   ... and make them whole: a damaged database is rebuilt
