@@ -121,6 +121,10 @@ def print_curve(title: str, curve: Curve, learner: learning.Learner, seconds: fl
     counts = learner.counts()
     in_use = ", ".join(f"{face} {sum(c.values())}" for face, c in counts.items())
     print("  " + late.line(f"after {WARM_UP}"), flush=True)
+    every = curve.after(0)
+    print(f"  reads at or above the confidence setting that were wrong: {late.sure_wrong} of {late.sure} "
+          f"({late.sure_wrong / max(late.sure, 1):.1%}) after {WARM_UP} rolls, {every.sure_wrong} of "
+          f"{every.sure} ({every.sure_wrong / max(every.sure, 1):.1%}) in all (goal under 0.5%)", flush=True)
     print(f"  examples per face at the end: {in_use}; self-check {learner.self_check()[0]}/"
           f"{learner.self_check()[1]}; {seconds:.0f} s", flush=True)
     return late
