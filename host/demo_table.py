@@ -624,16 +624,18 @@ class SyntheticTable:
 
 
 def play_at_the_knob(game_name: str, setup: dict, *, out: Path, size: tuple[int, int], quiet: bool,
-                     move, seconds_per_move: float, max_moves: int):
+                     move, seconds_per_move: float, max_moves: int, new_seed=None):
     """A scripted game played with the knob alone (the dice-less games' demos): ``move(loop)``
     makes one player's move; between moves the table's clock runs on and the loop ticks its
-    presenters (the e-ink draws, the phone page's presses are taken). Returns (table, loop)."""
+    presenters (the e-ink draws, the phone page's presses are taken). ``new_seed``: where
+    the box's own randomness comes from (seeded: the demo is the same every time). Returns
+    (table, loop)."""
     game = get_game(game_name)
     clock = SimClock()
     _, eink, _, presenters = demo_presenters(out, size, clock, quiet)
     store = SessionStore(out / "demo-sessions.db")
     table = store.create(game, setup)
-    loop = TableLoop(table, presenters=presenters, clock=clock)
+    loop = TableLoop(table, presenters=presenters, clock=clock, new_seed=new_seed)
     loop.start()
     try:
         for _ in range(max_moves):

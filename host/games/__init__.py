@@ -291,6 +291,19 @@ class GameTable:
             self.loop.table.close()
         self.loop.show_home()
 
+    def private_label(self, event: Mapping[str, Any]) -> str:
+        """Words for a secret choice on its owner's own page: the public part, then what the
+        public does not see ("Lucky: player Ann: face 4")."""
+        public = self.game.event_view(event, PUBLIC) or {}
+        hidden = {k: v for k, v in event.items() if public.get(k) != v}
+        words = self.label(public or event)
+        return words + (": " + ", ".join(f"{k} {v}" for k, v in hidden.items()) if hidden else "")
+
+    def private_lines(self, view: Any, player: str) -> list[str] | None:
+        """``player``'s own view (``view(state, player)``) in words for their own page, or None
+        to show it as it is (JSON)."""
+        return None
+
     def tick(self, now: float) -> None:
         """Called once per turn of the loop with its clock (a screen that clears itself)."""
 

@@ -392,8 +392,11 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         view, mine, seq = web_table.private(player)
         token = request.path_params["token"]
         buttons = "".join(f'<button name=choice value="{i}">{e(label)}</button>' for i, (label, _) in enumerate(mine))
+        words = web_table.private_lines(view, player)
+        shown = ("".join(f"<p>{e(line)}</p>" for line in words) if words is not None
+                 else f"<pre>{e(json.dumps(view, indent=1, sort_keys=True, default=str))}</pre>")
         body = (f"<h1>{e(player)}'s own view</h1><p>Only you should see this page: do not show or share "
-                f"its address.</p><pre>{e(json.dumps(view, indent=1, sort_keys=True, default=str))}</pre>")
+                f"its address.</p>{shown}")
         if buttons:
             body += (f'<h2>Your choices</h2><form method=post action="/me/{e(token)}">{seq_field(seq)}'
                      f"{buttons}</form>")

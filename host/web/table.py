@@ -322,10 +322,18 @@ class WebTable(Presenter):
         with self._lock:
             game, state, seen = self._game, self._state, self._seen
         view = game.view_of(state, player)
-        mine = tuple((self.loop.plays.label(game.event_view(e, None) or e) + _secret_part(game, e), dict(e))
+        mine = tuple((self.loop.plays.private_label(e), dict(e))
                      for e in game.legal_events(state)
                      if game.event_view(e, None) != e and names_player(dict(e), player))
         return view, mine, seen.seq
+
+    def private_lines(self, view: Any, player: str) -> list[str] | None:
+        """The game's words for ``player``'s own view (None: show it as JSON)."""
+        try:
+            return self.loop.plays.private_lines(view, player)
+        except Exception:  # noqa: BLE001 - the view as it is is still right
+            log.warning("the game's words for a player's own view failed", exc_info=True)
+            return None
 
     def submit(self, seq: int, command: str, timeout: float = 5.0) -> int:
         """Have the loop take ``command`` if the table is still at ``seq``: returns the new
@@ -346,13 +354,6 @@ class WebTable(Presenter):
     def unsubscribe(self, aloop, box) -> None:
         with self._lock:
             self._subscribers.discard((aloop, box))
-
-
-def _secret_part(game, event: dict) -> str:
-    """The part of a secret choice the public does not see, for its owner's button."""
-    public = game.event_view(event, None) or {}
-    hidden = {k: v for k, v in event.items() if public.get(k) != v}
-    return (": " + ", ".join(f"{k} {v}" for k, v in hidden.items())) if hidden else ""
 
 
 def stale(made_on: int, now: int) -> str:

@@ -343,6 +343,44 @@ def test_a_second_players_browser_reaches_nothing_of_the_first_players_secret(se
     assert '"Ann": "5"' in ann.text()                                            # the check can fail
 
 
+def test_dark_romance_the_second_players_browser_never_sees_the_first_players_role(tmp_path, browser):
+    """Both take their seats on their phones, Mary enters her card on hers; Edgar's browser,
+    on every page and URL it can reach, shows no trace of Mary's role before the end."""
+    table = LoopThread(tmp_path / "s.db", "dark-romance", {"players": ["Mary", "Edgar"], "scenario": 2})
+    url, server = served(table.web)
+    try:
+        mary, edgar = browser("mary"), browser("edgar")
+        for phone, player in ((mary, "Mary"), (edgar, "Edgar")):
+            phone.get(f"{url}/join")
+            phone.driver.find_element(By.XPATH, f"//button[normalize-space(.)='I am {player}']").click()
+            phone.wait_for(lambda: "You have not entered your role yet" in phone.main_text(), f"{player}'s page")
+        edgar_page = edgar.driver.current_url
+        offered = sorted(b.text for b in edgar.driver.find_elements(By.CSS_SELECTOR, "main button"))
+        mary.driver.find_element(By.XPATH, "//button[normalize-space(.)=\"Mary's role: the Swindleress\"]").click()
+        mary.wait_for(lambda: "You are the Swindleress." in mary.main_text(), "Mary's role on her page")
+        mary.shot("mary-entered-her-role")
+        assert table.events() == [{"type": "role", "player": "Mary", "role": "swindleress"}]
+        token = table.token_of("Mary")
+        edgar.get(edgar_page)   # his own page offers him the same cards as before (every card of the scenario)
+        edgar.wait_for(lambda: "Edgar's own view" in edgar.main_text(), "Edgar's page")
+        assert sorted(b.text for b in edgar.driver.find_elements(By.CSS_SELECTOR, "main button")) == offered
+        assert "Swindleress" not in edgar.main_text().split("Your choices")[0]
+        tries = [f"{url}/", f"{url}/controls", f"{url}/history", f"{url}/history.jsonl",
+                 f"{url}/history.csv", f"{url}/api/state", f"{url}/join", f"{url}/me/{token[:-2]}",
+                 f"{url}/me/{secrets.token_urlsafe(18)}"]
+        for where in tries:
+            edgar.get(where)
+            shown = edgar.text() + edgar.driver.page_source
+            assert "Swindleress" not in shown and "swindleress" not in shown and token not in shown, where
+        mary.get(mary.driver.current_url)
+        assert "You are the Swindleress." in mary.text()                       # the check can fail
+        edgar.get(edgar_page)
+        edgar.shot("edgar-sees-only-his-own")
+    finally:
+        server.stop()
+        table.close()
+
+
 def test_a_wrong_pin_is_refused_and_the_right_one_lets_in(secret_pig, browser):
     url, server = served(secret_pig.web, loopback=False, pin="4821")   # as on a network address
     try:
