@@ -201,6 +201,16 @@ def check_tables(doc: dict[str, Any], path: Path | str) -> None:
         raise ConfigError(path, f"unknown table [{name}]{hint} (expected one of "
                           f"{', '.join(f'[{t}]' for t in known)})", line_of_key(path, name) or _table_line(path, name))
     _check_dice_tables(doc.get("dice"), path)
+    _check_game_tables(doc, path)
+
+
+def _check_game_tables(doc: dict[str, Any], path: Path | str) -> None:
+    """Every game's table is read by its game (each key and value checked), not only the table
+    of the game being played: a wrong value for another game is said now, not when it is played."""
+    from rules import get_game
+    for name in game_names():
+        if name in doc:
+            game_options(get_game(name), doc, path)
 
 
 def _check_dice_tables(named: Any, path: Path | str) -> None:

@@ -39,6 +39,7 @@ KINDS = ("stage", "romance", "element")
 DEFERRED = "deferred"
 UNMARKED = "?"
 MAX_RESULTS = 5000
+MAX_GRID = 20   # rows or columns of a card's grid: far more than any printed card holds
 ROMANCE_LOCATIONS = 4   # every Christmas romance card (rulebook: Christmas Romance Cards)
 
 Cell = tuple[int, int]
@@ -194,6 +195,9 @@ def parse_layout(text: str, source: str = "<layout>", faces: tuple[str, ...] = D
             cells.append(((row, col), face))
     if not cells:
         raise LayoutError(source, dice_line, "the grid after 'dice:' has no dice locations")
+    if len(grid) > MAX_GRID or max(len(tokens) for _, tokens in grid) > MAX_GRID:
+        raise LayoutError(source, dice_line, f"the grid is {len(grid)} rows by {max(len(t) for _, t in grid)} "
+                          f"columns; a card has at most {MAX_GRID} of each")
 
     stage = number_of("stage", 1, 5) or 0
     if kind == "stage" and not stage:

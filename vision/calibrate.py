@@ -325,6 +325,9 @@ class Calibration:
             raise CalibrationError(f"{path}: broken calibration ({exc})") from None
         background = None
         if data.get("background"):
+            if not re.fullmatch(r"[\w.-]+\.png", str(data["background"])) or str(data["background"]).startswith("."):
+                raise CalibrationError(f"{path}: broken calibration (background: expected the name of a PNG "
+                                       f"beside it, got {data['background']!r})")
             image_path = path.with_name(str(data["background"]))
             background = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
             if background is None:

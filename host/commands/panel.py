@@ -20,6 +20,7 @@ from host.presenters import DieView, Screen, Status
 
 NAME = "panel"
 HELP = "try the Pico table panel: lights, test screen, buttons"
+MAX_SECONDS = 3600.0   # an hour: a panel is tried, not watched all day
 
 LIGHTS = ("waiting", "moving", "read-ok", "attention", "fault")
 TEST_SCREEN = Screen("roll", title="dicewatch panel test", total="all good",
@@ -31,7 +32,8 @@ TEST_SCREEN = Screen("roll", title="dicewatch panel test", total="all good",
 def add_arguments(parser) -> None:
     parser.add_argument("--panel", default="auto", metavar="PORT",
                         help="auto (default: USB id 2E8A:0005), usb:VID:PID, serial:/dev/ttyACM0 or a port")
-    parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help=f"how long to run (default 30, at most {MAX_SECONDS:g})")
 
 
 def exercise(panel, *, seconds: float, clock: Callable[[], float] = time.monotonic,
@@ -73,8 +75,9 @@ def run(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="dicewatch panel: %(message)s")
 
-    if args.seconds <= 0:
-        raise UsageError(f"--seconds {args.seconds:g}: expected a positive number of seconds")
+    if not 0 < args.seconds <= MAX_SECONDS:   # (not nan or inf either)
+        raise UsageError(f"--seconds {args.seconds:g}: expected a number of seconds above 0, up to {MAX_SECONDS:g} "
+                         "(Ctrl-C stops it sooner)")
     try:
         spec = parse_panel_spec(args.panel)
     except ValueError as exc:

@@ -25,6 +25,7 @@ from rules.core import ReplayError, RuleError, format_table, load_replay
 
 NAME = "replay"
 HELP = "check a saved game file event by event and print the final scoreboard"
+MAX_LINE = 100_000   # characters in one line: an event is a few hundred
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,10 +46,18 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{args.file}: cannot be read: {exc}", file=sys.stderr)
         return 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_LINE:
+            print(f"{args.file}:{number}: a line of {len(line):,} characters; expected a header or an event "
+                  f"(at most {MAX_LINE:,})", file=sys.stderr)
+            return 1
     try:
         session = load_replay(text, get_game, source=str(args.file))
     except ReplayError as exc:
         print(str(exc), file=sys.stderr)
+        return 1
+    except ValueError as exc:  # what json itself refuses beyond its syntax (a number of 5,000 digits)
+        print(f"{args.file}: not a replay file: {exc}", file=sys.stderr)
         return 1
     if args.undo > len(session.events):
         print(f"{args.file}: --undo {args.undo}, but the file holds only {len(session.events)} event(s)",
