@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from host import cli
+from tests.hostile import run_cli
 from host.calibration import calibration_path, load_named, view_problem
 from host.loop import TableLoop
 from host.presenters import RecordingPresenter
@@ -40,13 +40,6 @@ def shifted(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
     """The picture as a camera nudged by (dx, dy) pixels would see it."""
     return cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), image.shape[1::-1],
                           borderMode=cv2.BORDER_REPLICATE)
-
-
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def test_the_calibration_file_records_the_camera_and_the_markers(capsys):

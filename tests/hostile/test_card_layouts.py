@@ -5,18 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from host import cli
+from tests.hostile import run_cli
 from rules import get_game, placement as pl
 from rules.core import RuleError, Session
 
 S, F2, F3, F4 = "SNOWFLAKE", "FACE-2", "FACE-3", "FACE-4"
-
-
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.mark.parametrize("stage", [1, 2, 3, 4, 5])

@@ -6,14 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from host import cli
-
-
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
+from tests.hostile import run_cli
 
 
 def test_renaming_a_face_the_rules_score_by_name_is_refused(capsys, dicewatch_home):

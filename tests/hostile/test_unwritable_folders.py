@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from host import cli
+from tests.hostile import run_cli
 from host.commands._writable import check_writable
 from host.paths import DataDirError
-
-
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def test_teach_refuses_before_taking_any_picture(dicewatch_home, capsys, monkeypatch):
