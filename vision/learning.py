@@ -457,9 +457,17 @@ def learner_for(name: str, data_dir, store: ExampleStore | None = None,
     learner = Learner(dice_set.faces, dicesets.example_crops(dice_set),
                       base=dicesets.load_model(name, data_dir),
                       neighbours=dicesets.vote_for(dice_set.origin), max_per_face=max_per_face)
-    kept = [e for e in store.examples.values() if not e.aside and e.face in learner.faces]
-    learner._join([learner._entry(e.key, learner.faces.index(e.face), e.source, store.crop(e.key))
-                   for e in kept])
+    entries = []
+    for e in store.examples.values():
+        if e.aside or e.face not in learner.faces:
+            continue
+        try:
+            crop = store.crop(e.key)
+        except LearningError as exc:   # a crop deleted by hand: that example is left out
+            log.warning("%s; the example is left out", exc)
+            continue
+        entries.append(learner._entry(e.key, learner.faces.index(e.face), e.source, crop))
+    learner._join(entries)
     return learner, store
 
 

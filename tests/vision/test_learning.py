@@ -162,3 +162,14 @@ def test_the_learner_rebuilt_from_the_store_reads_as_before(tmp_path, taught_cro
     assert again.keys() == learner.keys()
     assert again.model().classify(die) == learner.model().classify(die)
     assert os.path.isfile(store.crop_path("s1-1-0"))
+
+
+def test_an_example_whose_crop_was_deleted_is_left_out(tmp_path, taught_crops):
+    from vision import dicesets
+    dicesets.save_set("my-dice", taught_crops, tmp_path, min_examples=3)
+    _, store = learning.learner_for("my-dice", tmp_path)
+    store.change(added=[(example("s1-1-0", "GIFT"), crop("GIFT", 41, style_seed=6)),
+                        (example("s1-1-1", "MILK"), crop("MILK", 42, style_seed=6))])
+    store.crop_path("s1-1-0").unlink()
+    learner, _ = learning.learner_for("my-dice", tmp_path)
+    assert "s1-1-1" in learner.keys() and "s1-1-0" not in learner.keys()
