@@ -94,6 +94,8 @@ class Table(GameTable):
             rows.append((coin["name"], str(coin["distance"])))
         for place, coin in enumerate(view["center"], start=1):
             rows.append((COIN_NAMES.get(coin, coin), f"in the Center ({place})"))
+        if view["game_number"] > 1:   # a series: the running totals
+            rows.append(("Series", ", ".join(f"{p['name']} {p['total']}" for p in view["players"])))
         title = f"Game {view['game_number']}, turn {view['turn']}: {view['active']}"
         return Screen("scoreboard", title=title, table=tuple(rows), footer=view["status"] + " (push)")
 
