@@ -40,7 +40,7 @@ def same_files(database: Path) -> set[Path]:
 def add_arguments(parser) -> None:
     parser.add_argument("session", nargs="?", metavar="SESSION",
                         help='session id (see --list) or "latest"')
-    parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl",
+    parser.add_argument("--format", choices=("jsonl", "csv"), default=None,
                         help="jsonl: a replay file; csv: the full journal (default: jsonl)")
     parser.add_argument("--bookkeeping", action="store_true",
                         help="csv: also the table loop's own notes (open answers, dice places)")
@@ -73,6 +73,12 @@ def say(line: str) -> None:
 
 
 def run(args) -> int:
+    if args.list:   # what only an export uses would be silently ignored by the list
+        extra = [flag for flag, given in (("SESSION", args.session), ("--format", args.format), ("--bookkeeping",
+                 args.bookkeeping), ("--with-secrets", args.with_secrets), ("-o", args.output)) if given]
+        if extra:
+            raise UsageError(f"{', '.join(extra)}: only for an export, not with --list (it lists the sessions)")
+    args.format = args.format or "jsonl"
     path = sessions_db(args.sessions)
     if args.sessions is not None and not path.is_file():
         print(f"dicewatch export: --sessions {args.sessions}: no such file (expected a sessions database, "

@@ -326,6 +326,19 @@ def cases() -> list[Case]:
                       "\x00"]])
     add([Case("pin maps", ("pins", "--file", "{tmp}/missing.toml")), Case("pin maps", ("pins", "--file", "{tmp}"))])
 
+    # -- flags that would be silently ignored: refused
+    add(Case("ignored flags", argv) for argv in [
+        ("export", "--list", "--format", "csv"), ("export", "--list", "-o", "{tmp}/list.txt"),
+        ("export", "--list", "latest"), ("export", "latest", "--bookkeeping"),
+        ("read", "{tmp}/a.png", "--fps", "3"), ("read", "--video", "{tmp}/v.mp4", "--fps", "3"),
+        ("teach", "--dice", "mine", "--from", "{tmp}", "--display", "png"),
+        ("teach", "--dice", "mine", "--from", "{tmp}", "--faces", "A,B"),
+        ("teach", "--dice", "mine", "--add", "--replace", "--camera", "synthetic"),
+        ("demo", "--mode", "solo", "--game", "jingle-bell-roll", "--out", "{tmp}/demo"),
+        ("demo", "--short-game", "--game", "dream-factory", "--out", "{tmp}/demo"),
+        ("run", "--players", "Ann", "--scenario", "2", "--display", "none", "--no-gpio"),
+    ])
+
     # -- output paths that are inputs, or not ours
     add([Case("outputs", ("export", "latest", "-o", "{tmp}/home/sessions.db")),
          Case("outputs", ("read", "{tmp}/tiny.png", "--overlay", "{tmp}/tiny.png"), files={"tiny.png": lambda: png(8, 8)}),

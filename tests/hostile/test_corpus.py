@@ -55,7 +55,7 @@ def test_every_bad_input_gets_a_clear_answer(case, tmp_path, monkeypatch, capsys
 def test_the_corpus_covers_every_command_and_file_kind():
     kinds = {case.kind for case in cases()}
     assert {"photos", "videos", "configs", "calibrations", "layouts", "replay files", "die sets", "pin maps",
-            "numbers", "sizes", "names", "outputs", "placed dice"} <= kinds
+            "numbers", "sizes", "names", "outputs", "placed dice", "ignored flags"} <= kinds
     commands = {case.argv[0] for case in cases() if case.argv and case.kind != "unknown flag"}
     assert {"calibrate", "demo", "dice", "export", "geometry", "mat", "panel", "pins", "place", "read", "replay",
             "run", "score", "teach"} <= commands
