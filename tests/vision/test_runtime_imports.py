@@ -122,3 +122,37 @@ def test_a_synthetic_camera_loads_the_renderer_only_when_opened(tmp_path):
 def test_a_synthetic_source_is_the_synthetic_camera():
     """``open_source("synthetic:N")`` gives vision.synthetic_camera's camera (loaded on use)."""
     assert isinstance(sources.open_source("synthetic:2", realtime=False), synthetic_camera.SyntheticCamera)
+
+
+# Loaded only with the flag or the part that needs them: the phone page (--web), the MQTT
+# client (--publish; host.mqtt.box reads the config's [box] table, without it), the Pico
+# panel (--panel), GPIO (not with --no-gpio), and the league server.
+NOT_AT_A_PLAIN_TABLE = ("host.web", "starlette", "uvicorn", "host.mqtt.publisher", "paho", "host.panel", "serial",
+                        "gpiozero", "host.league.follower", "host.league.store", "host.league.web",
+                        "onnxruntime")
+
+
+def test_a_game_at_a_camera_loads_only_what_the_table_uses(tmp_path, dicewatch_home):
+    """`dicewatch run` on a camera whose pictures come from a folder (as a real camera's do: no
+    renderer), the screens as PNG files and no GPIO, until the pictures run out: the table
+    loop, the taught reader and PIL for the screens are loaded; no tooling, no renderer, and
+    nothing of the parts this run does not have."""
+    from vision.dicesets import load_reader
+    load_reader("jingle-bell-roll", dicewatch_home)   # taught and stored, as after the box's first run
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    empty, _ = synth.render_scene([], "jingle-bell-roll", seed=1, size=(640, 480), background="mat")
+    thrown, _ = synth.render_scene(["MILK", "BELL", "GIFT"], "jingle-bell-roll", seed=1, size=(640, 480),
+                                   background="mat")
+    for i, image in enumerate([empty] * 3 + [thrown] * 12):
+        assert cv2.imwrite(str(frames / f"frame-{i:03d}.png"), image)
+    result, modules = loaded_after(f"""
+        from host import cli
+        result = cli.main(["run", "--camera", "frames:{frames}", "--players", "Ann,Ben", "--no-characters",
+                           "--no-gpio", "--display", "png", "--png-dir", {str(tmp_path / "screens")!r}, "--quiet"])
+        """, tmp_path)
+    assert result == 0
+    assert {"host.loop", "host.watcher", "vision.taught", "PIL"} <= set(modules)
+    assert tooling(modules) == []
+    assert renderer(modules) == []
+    assert sorted(m for m in modules if _under(m, NOT_AT_A_PLAIN_TABLE)) == []
