@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from host.session_log import (AGREE, DATABASE_RIGHT, LOG_BEHIND, UNCONFIRMED, Entry, LogReading, SessionLog,
-                              SessionRecord, compare, log_folder, log_tail, read_log)
+from host.session_log import (AGREE, DATABASE_RIGHT, LOG_BEHIND, LOG_SUFFIX, UNCONFIRMED, Entry, LogReading,
+                              SessionLog, SessionRecord, compare, log_folder, log_tail, read_log)
 from host.session_store import _SCHEMA, OUR_TABLES, SessionStore, StoreError, lock_logs
 
 LOG_MISSING = "no log"
@@ -73,6 +73,7 @@ class Check:
     problem: str | None
     sessions: list[SessionState]
     stray_logs: list[LogReading] = field(default_factory=list)
+    half_written: list[Path] = field(default_factory=list)   # a log rewrite killed before its rename
     done: list[str] = field(default_factory=list)
 
     @property
@@ -86,7 +87,7 @@ class Check:
 
     @property
     def clean(self) -> bool:
-        return not self.damaged and not self.logs_to_write and not self.stray_logs
+        return not self.damaged and not self.logs_to_write and not self.stray_logs and not self.half_written
 
     def lines(self) -> list[str]:
         head = f"{self.database}: " + (f"DAMAGED ({self.problem})" if self.problem else
@@ -95,6 +96,8 @@ class Check:
         lines = [head] + [f"  {s.line()}" for s in self.sessions]
         lines += [f"  {r.path.name}: a log of no session ({'; '.join(r.problems) or 'unreadable'})"
                   for r in self.stray_logs]
+        lines += [f"  {p.name}: a log rewrite that was stopped before it was done (the log itself is whole)"
+                  for p in self.half_written]
         return lines
 
 
@@ -228,7 +231,8 @@ def check(database: Path, newest: int | None = None) -> Check:
     for sid in sorted(set(records) | set(readings), key=lambda s: (_created(records.get(s) or readings[s].record), s)):
         sessions.append(SessionState(sid, compare(records.get(sid), readings.get(sid)), records.get(sid),
                                      readings.get(sid)))
-    return Check(database, problem, sessions, stray)
+    half = sorted(logs.folder.glob(f"*{LOG_SUFFIX}.tmp")) if logs.folder.is_dir() else []
+    return Check(database, problem, sessions, stray, half)
 
 
 def _created(record: SessionRecord | None) -> float:
@@ -359,6 +363,10 @@ def _repair_locked(database: Path) -> Check:
         found.done.append(f"wrote {len(rewritten)} missing or damaged session log(s) from the "
                           f"{'logs and database' if found.damaged else 'database'}: "
                           f"{', '.join(rewritten[:3])}{' ...' if len(rewritten) > 3 else ''}")
+    for leftover in found.half_written:   # a copy of a log that was never put in place
+        leftover.unlink(missing_ok=True)
+    if found.half_written:
+        found.done.append(f"removed {len(found.half_written)} log rewrite(s) stopped before they were done")
     for stray in found.stray_logs:
         aside = _aside(stray.path, f"unused-{_stamp()}")
         os.replace(stray.path, aside)

@@ -84,14 +84,14 @@ def run(args) -> int:
     print("\n".join(found.lines()))
     for line in found.done:
         print(f"repaired: {line}")
-    if args.repair and found.done:
+    if found.clean:
+        return 0
+    if args.repair:
         after = check(path)
         if not after.clean:
             print("\n".join(["still not whole after the repair:"] + after.lines()), file=sys.stderr)
             return FOUND_DAMAGE
         print("both records agree now")
-        return 0
-    if found.clean:
         return 0
     print(f"dicewatch sessions: the records need repairing: dicewatch sessions check --repair"
           f"{'' if args.sessions is None else f' --sessions {args.sessions}'}", file=sys.stderr)

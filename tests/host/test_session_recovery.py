@@ -329,3 +329,14 @@ def test_a_log_folder_that_cannot_be_written_is_a_clear_error(stored, capsys):
     assert code == 1 and f"{log_folder(path)} cannot be written" in err and "Traceback" not in err
     code, _, err = run_cli(capsys, "export", "latest", "--sessions", str(path))
     assert code == 1 and str(log_folder(path)) in err and "Traceback" not in err
+
+
+def test_a_log_rewrite_killed_before_its_rename_leaves_nothing_behind(stored):
+    path, games = stored
+    log = SessionLog(log_folder(path)).path(next(iter(games)))
+    half = log.with_name(log.name + ".tmp")
+    half.write_bytes(log.read_bytes()[:100])
+    found = check(path)
+    assert not found.damaged and not found.clean and any(".tmp: a log rewrite" in line for line in found.lines())
+    repair(path)
+    assert not half.exists() and check(path).clean
