@@ -326,6 +326,15 @@ def cases() -> list[Case]:
                       "\x00"]])
     add([Case("pin maps", ("pins", "--file", "{tmp}/missing.toml")), Case("pin maps", ("pins", "--file", "{tmp}"))])
 
+    # -- the sessions database (damaged pages: tests/host/test_stored_games_hostile.py)
+    not_ours = {"home/sessions.db": text("not a database at all, " * 100)}
+    add([Case("sessions database", ("export", "--list"), files=not_ours),
+         Case("sessions database", ("export", "latest"), files=not_ours),
+         Case("sessions database", ("run", "--resume", "--display", "none", "--no-gpio"), files=not_ours),
+         Case("sessions database", ("run", "--players", "Ann,Ben", "--display", "none", "--no-gpio"), files=not_ours),
+         Case("sessions database", ("export", "latest"), files={"home/sessions.db": raw(b"")}),
+         Case("sessions database", ("export", "--list", "--sessions", "{tmp}"))])
+
     # -- flags that would be silently ignored: refused
     add(Case("ignored flags", argv) for argv in [
         ("export", "--list", "--format", "csv"), ("export", "--list", "-o", "{tmp}/list.txt"),
