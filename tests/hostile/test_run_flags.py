@@ -50,3 +50,17 @@ def test_a_setup_flag_left_out_keeps_the_configs_value(tmp_path):
                           tmp_path / "config.toml", ["Ann", "Al"])
     assert given["mode"] == "multiplayer"                                    # the command line wins
     assert games.names()
+
+
+@pytest.mark.parametrize("device", ['calibration = "nope"', 'dice_set = "nope"'])
+def test_a_run_that_fails_on_a_bad_setting_leaves_no_session_behind(device, dicewatch_home, capsys):
+    from tests.hostile import run_cli
+    config = dicewatch_home / "config.toml"
+    config.write_text(f"[device]\n{device}\n")
+    code, _, err = run_cli(capsys, "run", "--players", "Ann,Ben", "--camera", "synthetic", "--display", "none",
+                           "--no-gpio", "--quiet")
+    assert code == 1 and "nope" in err
+    with SessionStore(dicewatch_home / "sessions.db") as store:
+        assert store.list() == []
+    code, _, err = run_cli(capsys, "run", "--resume", "--display", "none", "--no-gpio", "--quiet")
+    assert code == 1 and "no unfinished game to resume" in err
