@@ -25,7 +25,7 @@ from rules.core import ReplayError, RuleError, format_table, load_replay
 
 NAME = "replay"
 HELP = "check a saved game file event by event and print the final scoreboard"
-MAX_LINE = 100_000   # characters in one line: an event is a few hundred
+MAX_LINE = 1_000_000   # characters in one line: an event is a few hundred
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
