@@ -383,10 +383,7 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         return player, None
 
     async def me_page(request: Request) -> Response:
-        refused = check(request)
-        if refused:
-            return refused
-        player, refused = player_for(request)
+        player, refused = seat_holder(request)
         if refused:
             return refused
         view, mine, seq = web_table.private(player)
@@ -405,11 +402,15 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
                  "can be taken again, by this phone or another.)</p>")
         return page(f"{player}'s view", body)
 
-    async def me_post(request: Request) -> Response:
-        refused = check(request, post=True)
+    def seat_holder(request: Request, *, post: bool = False) -> tuple[str | None, Response | None]:
+        """The player whose private link this request names (or the refusal to send)."""
+        refused = check(request, post=post)
         if refused:
-            return refused
-        player, refused = player_for(request)
+            return None, refused
+        return player_for(request)
+
+    async def me_post(request: Request) -> Response:
+        player, refused = seat_holder(request, post=True)
         if refused:
             return refused
         form, seq = await form_seq(request)
@@ -455,10 +456,7 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         return RedirectResponse(f"/me/{token}", 303)
 
     async def leave_post(request: Request) -> Response:
-        refused = check(request, post=True)
-        if refused:
-            return refused
-        player, refused = player_for(request)
+        player, refused = seat_holder(request, post=True)
         if refused:
             return refused
         web_table.leave(request.path_params["token"])

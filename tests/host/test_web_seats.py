@@ -27,29 +27,11 @@ from host.web.table import Refused, WebTable
 from rules import get_game
 from rules.core import RuleError
 from tests.games import secret_pig_table
-from tests.host.test_web import ORIGIN, LiveTable, seq_of
+from tests.host.test_web import ORIGIN, LiveTable, client, live, plugged_in, seq_of  # noqa: F401 - fixtures
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-
-@pytest.fixture(scope="module", autouse=True)
-def plugged_in():
-    games.add_module(secret_pig_table)
-    yield
-
-
-@pytest.fixture
-def live(tmp_path):
-    table = LiveTable(tmp_path / "s.db")
-    yield table
-    table.close()
-
-
-@pytest.fixture
-def client(live):
-    return TestClient(make_app(live.web, loopback=True, pin=None, reply_timeout=5.0))
 
 
 def take(client, player):
