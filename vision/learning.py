@@ -197,7 +197,11 @@ def kept_through(set_folder: Path, replace_set: Callable[[], object]):
     kept = learned.parent.parent / f".{learned.parent.name}-learned"
     shutil.rmtree(kept, ignore_errors=True)
     shutil.copytree(learned, kept)
-    result = replace_set()
+    try:
+        result = replace_set()
+    except BaseException:   # nothing was replaced: the set keeps its own folder
+        shutil.rmtree(kept, ignore_errors=True)
+        raise
     if (Path(set_folder) / FOLDER).exists():
         shutil.rmtree(kept)
     else:
