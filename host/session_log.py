@@ -267,8 +267,14 @@ class SessionLog:
         fd = os.open(self.path(session_id), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             size = os.fstat(fd).st_size
-            os.write(fd, encode(line))
-            os.fsync(fd)
+            try:
+                data = encode(line)
+                if os.write(fd, data) != len(data):
+                    raise OSError(28, "No space left on device (a short write)")
+                os.fsync(fd)
+            except OSError:
+                os.ftruncate(fd, size)   # no half line for the next one to follow
+                raise
         finally:
             os.close(fd)
         return size

@@ -340,3 +340,20 @@ def test_a_log_rewrite_killed_before_its_rename_leaves_nothing_behind(stored):
     assert not found.damaged and not found.clean and any(".tmp: a log rewrite" in line for line in found.lines())
     repair(path)
     assert not half.exists() and check(path).clean
+
+
+def test_a_log_write_that_fails_stores_nothing_and_leaves_no_half_line(stored, monkeypatch):
+    path, games = stored
+    sid = next(iter(games))
+    log = SessionLog(log_folder(path)).path(sid)
+    before = log.read_bytes()
+    real_write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, data[:len(data) // 2]))   # the disk fills up
+    with SessionStore(path) as store:
+        table = store.open(sid, get_game)
+        with pytest.raises(StoreError, match="cannot be written"):
+            table.note({"type": "lost"})
+        monkeypatch.setattr(os, "write", real_write)
+        assert journal(store, sid) == games[sid] and log.read_bytes() == before
+        table.note({"type": "kept"})
+    assert check(path).clean
