@@ -83,7 +83,8 @@ class Check:
 
     @property
     def logs_to_write(self) -> list[SessionState]:
-        return [s for s in self.sessions if s.verdict != AGREE and s.best is not None]
+        """Logs to write again from the database, or to remove (begun for a session never stored)."""
+        return [s for s in self.sessions if s.verdict != AGREE and (s.best is not None or s.verdict == UNCONFIRMED)]
 
     @property
     def clean(self) -> bool:

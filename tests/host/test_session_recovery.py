@@ -357,3 +357,17 @@ def test_a_log_write_that_fails_stores_nothing_and_leaves_no_half_line(stored, m
         assert journal(store, sid) == games[sid] and log.read_bytes() == before
         table.note({"type": "kept"})
     assert check(path).clean
+
+
+def test_a_log_begun_for_a_session_never_stored_is_removed(stored):
+    """A kill between a new session's first log line and its database row."""
+    from host.session_log import SessionRecord
+    path, games = stored
+    logs = SessionLog(log_folder(path))
+    logs.start(SessionRecord("20261207-0000-never", "jingle-bell-roll", {"players": ["Ann", "Ben"]}, 5.0))
+    found = check(path)
+    assert not found.damaged and not found.clean
+    repair(path)
+    assert not logs.path("20261207-0000-never").exists() and check(path).clean
+    with SessionStore(path) as store:
+        assert {info.id for info in store.list()} == set(games)
