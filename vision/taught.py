@@ -236,9 +236,10 @@ def table_around_die(crop: np.ndarray, near: float = TABLE_NEAR, plain: float = 
         return np.zeros((h, w), bool)
     close = (np.linalg.norm(img - table, axis=2) < near * gap).astype(np.uint8)
     _, parts = cv2.connectedComponents(close, connectivity=4)
-    on_border = np.unique(_edge(parts))
-    on_border = on_border[on_border > 0]
-    return np.isin(parts, on_border)
+    on_border = np.zeros(int(parts.max()) + 1, bool)   # component number -> touches the border
+    on_border[_edge(parts)] = True
+    on_border[0] = False                               # (0: the pixels not near the table's colour)
+    return on_border[parts]
 
 
 def _without_table(gray: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -573,7 +574,8 @@ class FaceModel:
             return []
         stacked = np.concatenate(rows) if len(rows) > 1 else rows[0]
         ends = np.cumsum([len(r) for r in rows])[:-1]
-        each = [np.split(stacked[:, columns] @ templates, ends) for columns, templates in self._matcher_templates]
+        each = [np.split(_distinct_rows_product(stacked[:, columns], templates), ends)
+                for columns, templates in self._matcher_templates]
         return list(zip(*each))
 
     def read_scores(self, query: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
@@ -772,6 +774,17 @@ def example_templates(crop: np.ndarray, kind: str | None = None, angles: int = A
     patterns = turned_patterns(crop, angles, scales)
     vectors = extract.embedding.turned(crop, angles, scales)
     return np.hstack([extract.a * patterns, extract.b * vectors]).astype(np.float32)
+
+
+def _distinct_rows_product(rows: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """``rows @ templates``, each run of equal rows multiplied once (a fused query repeats its
+    crop's one embedding vector beside each shifted pattern)."""
+    if len(rows) < 2:
+        return rows @ templates
+    first = np.r_[True, np.any(rows[1:] != rows[:-1], axis=1)]
+    if first.all():
+        return rows @ templates
+    return (rows[first] @ templates)[np.cumsum(first) - 1]
 
 
 def better_reading(first: np.ndarray, other: np.ndarray, margin: float = SECOND_AXIS_MARGIN) -> np.ndarray:
