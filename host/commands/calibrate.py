@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         spec = parse_spec(args.camera)
     except CameraSpecError as exc:
         raise UsageError(str(exc)) from None
+    if args.preview is not None and spec.kind in ("video", "frames") and _is_within(args.preview, Path(spec.target)):
+        raise UsageError(f"--preview {args.preview}: is or lies among the camera's own pictures ({spec}); write it elsewhere")
     try:
         with open_source(spec, realtime=False) as source:
             print(f"looking for the mat's markers with {spec} ...", file=sys.stderr, flush=True)
@@ -93,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"the picture is soft (the markers' edges are blurred by about {calibration.edge_blur_px():.1f} px): "
               "dice will be found, but focus the lens on the mat for the surest reads", file=sys.stderr)
     return 0
+
+
+def _is_within(path: Path, source: Path) -> bool:
+    """Whether ``path`` is the file ``source`` or lies in the folder ``source``."""
+    path, source = path.resolve(), source.resolve()
+    return path == source or source in path.parents
 
 
 def compared_with_saved(calibration: Calibration, path: Path) -> str:

@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     if args.overlay is not None:
         if args.overlay.exists() and not args.overlay.is_dir():
             raise UsageError(f"--overlay {args.overlay}: exists and is not a directory")
+        if args.frames is not None and args.overlay.resolve() == args.frames.resolve():
+            raise UsageError(f"--overlay {args.overlay}: is the --frames folder being read; write the overlays "
+                             "elsewhere (they would be read as frames next time)")
     reader = on_the_tray(args, resolve_reader(args.dice))
     from vision import overlay
     from vision.reader import ImageError

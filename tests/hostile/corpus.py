@@ -354,7 +354,11 @@ def cases() -> list[Case]:
          Case("outputs", ("mat", "--out", "{tmp}/nofolder/deeper/mat.png")),   # said: the folder does not exist
          Case("outputs", ("mat", "--out", "{tmp}/afile/mat.png"), files={"afile": text("x")}),
          Case("outputs", ("demo", "--out", "{tmp}/afile"), files={"afile": text("x")}),
-         Case("outputs", ("calibrate", "--camera", "synthetic", "--preview", "{tmp}/preview.txt"))])
+         Case("outputs", ("calibrate", "--camera", "synthetic", "--preview", "{tmp}/preview.txt")),
+         Case("outputs", ("calibrate", "--camera", "frames:{tmp}/f", "--preview", "{tmp}/f/1.png"),
+              files={"f/1.png": lambda: png(64, 48)}),
+         Case("outputs", ("read", "--frames", "{tmp}/f", "--overlay", "{tmp}/f"),
+              files={"f/1.png": lambda: png(64, 48)})])
     return found
 
 
