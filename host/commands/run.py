@@ -29,8 +29,8 @@ from host.paths import data_dir, default_config_file
 from host.presenters import TerminalPresenter
 from host.session_recovery import open_checked
 from host.session_store import StoreError
-from host.table_setup import (RunFailed, add_controls, display_flags, fail, learning_watcher, load_calibration,
-                              make_display)
+from host.table_setup import (RunFailed, add_controls, display_flags, fail, lean_memory, learning_watcher,
+                              load_calibration, make_display)
 from rules import get_game
 from rules.core import RuleError
 
@@ -204,6 +204,7 @@ def run(args) -> int:
 
 
 def play(args) -> int:
+    lean_memory()   # before the big arrays: see host.table_setup
     from host.loop import TableLoop  # (the table loop: see above)
     from host.watcher import dice_reader  # (the table loop: see above)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
