@@ -83,8 +83,11 @@ def throw(loop, faces: list[str], rng: random.Random) -> None:
     from vision.roll import Die, Roll
     shaky = rng.randrange(7)
     read = list(faces)
-    if rng.random() < 0.5:
-        read[shaky] = FACES[(FACES.index(faces[shaky]) + 1) % 6]
+    if rng.random() < 0.5:   # misread as another face, but not so that the throw looks like no throw at all
+        for step in range(1, 6):
+            read[shaky] = FACES[(FACES.index(faces[shaky]) + step) % 6]
+            if loop.state.roll_number == 0 or Counter(read) != Counter(loop.state.faces):
+                break
     dice = tuple(Die(face, 0.5 if i == shaky else 0.99, x, y, 8.0, 8.0)
                  for i, (face, (x, y)) in enumerate(zip(read, spots(loop, faces))))
     loop.on_read(Roll(dice=dice, dice_set=GAME))
@@ -164,6 +167,23 @@ def finished_and_current(db: Path) -> tuple[int, str | None]:
     return len(rows) - len(open_ones), (open_ones[0] if open_ones else None)
 
 
+def wait_for_ready(child_process: subprocess.Popen, timeout: float = 300) -> bool:
+    """Read the child's messages (what its store check repaired) up to its "ready"; False when
+    it ended first. SystemExit when it neither ends nor gets ready in ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([child_process.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        line = child_process.stderr.readline()
+        if line.strip() == "ready":
+            return True
+        if not line:
+            return False
+    child_process.kill()
+    raise SystemExit("the soak child did not get ready in time")
+
+
 def strike(child_process: subprocess.Popen, rng: random.Random, early: float, late: float) -> str:
     """Kill the child at a random moment: while it starts (1 in 8) or after it resumed. Returns
     where the kill fell ("starting", "playing") or "finished" when the child ended first."""
@@ -171,11 +191,8 @@ def strike(child_process: subprocess.Popen, rng: random.Random, early: float, la
         time.sleep(rng.uniform(0.0, early))
         where = "starting"
     else:
-        ready, _, _ = select.select([child_process.stderr], [], [], 300)
-        if not ready or child_process.stderr.readline().strip() != "ready":
-            if child_process.poll() is not None:
-                return "finished"
-            raise SystemExit(f"the soak child did not start: {child_process.stderr.read()}")
+        if not wait_for_ready(child_process):
+            return "finished"
         time.sleep(rng.uniform(0.0, late))
         where = "playing"
     if child_process.poll() is not None:
