@@ -8,15 +8,22 @@ from host.paths import PROJECT_ROOT
 
 
 def section(text: str, heading: str) -> str:
-    start = text.index(heading)
-    end = text.find("\n## ", start + len(heading))
-    return text[start:end if end >= 0 else len(text)]
+    """From ``heading`` to the next heading of the same or a higher level (outside code blocks)."""
+    lines = text[text.index(heading):].splitlines()
+    level, fenced = len(heading.split(" ", 1)[0]), False
+    for number, line in enumerate(lines[1:], start=1):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#") and len(line.split(" ", 1)[0].strip("#")) == 0 \
+                and len(line.split(" ", 1)[0]) <= level:
+            return "\n".join(lines[:number])
+    return "\n".join(lines)
 
 
 def test_every_inky_setup_guide_frees_the_spi_chip_select():
     guides = {
-        "README.md, Install on a Raspberry Pi": section((PROJECT_ROOT / "README.md").read_text(encoding="utf-8"),
-                                                        "## Install on a Raspberry Pi"),
+        "README.md, Install on the Pi": section((PROJECT_ROOT / "README.md").read_text(encoding="utf-8"),
+                                                "### 4. Install on the Pi"),
         "hardware/README.md, Assemble the Pi box": section(
             (PROJECT_ROOT / "hardware" / "README.md").read_text(encoding="utf-8"), "## 2. Assemble the Pi box"),
         "host.eink.InkyPanel docstring": InkyPanel.__doc__,
