@@ -13,10 +13,10 @@ database and the game state, so a game killed any number of times plays the very
 game as one never killed. Some dice are read with low confidence and confirmed or
 corrected with the knob, as at a real table; PAUSE seconds are slept after each step.
 
-The driver starts a child, kills it with SIGKILL at a random moment (most of them a short
-random time after it has resumed, some while it is still starting: opening, checking and
-repairing the store), and starts it again, until --kills kills; then lets the last game
-finish. It plays the same number of games again in a fresh database without a single
+The driver starts a child, kills it with SIGKILL at a random moment (most of them after 0
+to --steps steps of the resumed game and a random part of the next, some while it is still
+starting: opening, checking and repairing the store), and starts it again, until --kills
+kills; then lets the last game finish. It plays the same number of games again in a fresh database without a single
 kill, and compares every game: the rules events still standing in the journal, and the
 final state. It also checks the killed database against its logs. Exit status 0 when
 no game changed, 1 otherwise.
@@ -118,6 +118,7 @@ def play_game(store, table, seed: str, number: int, pause: float):
             loop.handle("score")
             while loop.wizard is not None:
                 loop.handle("push")
+        print("step", file=sys.stderr, flush=True)   # the driver counts steps to strike between them
         time.sleep(pause)
     if loop.table.store.session_record(loop.table.id).closed is None:
         loop.table.close()   # (the loop closes an ended game in a write of its own, after the last event)
@@ -184,15 +185,21 @@ def wait_for_ready(child_process: subprocess.Popen, timeout: float = 300) -> boo
     raise SystemExit("the soak child did not get ready in time")
 
 
-def strike(child_process: subprocess.Popen, rng: random.Random, early: float, late: float) -> str:
-    """Kill the child at a random moment: while it starts (1 in 8) or after it resumed. Returns
-    where the kill fell ("starting", "playing") or "finished" when the child ended first."""
+def strike(child_process: subprocess.Popen, rng: random.Random, early: float, steps: int, late: float) -> str:
+    """Kill the child at a random moment: while it starts (1 in 8), or after it resumed and
+    played 0 to ``steps`` steps (a throw checked and stored, or a turn scored), up to
+    ``late`` seconds into the next one: a game is struck as often however fast the machine
+    is. Returns where the kill fell ("starting", "playing"), or "finished" when the child
+    ended first."""
     if rng.random() < 0.125:
         time.sleep(rng.uniform(0.0, early))
         where = "starting"
     else:
         if not wait_for_ready(child_process):
             return "finished"
+        for _ in range(rng.randint(0, steps)):
+            if not child_process.stderr.readline():
+                return "finished"
         time.sleep(rng.uniform(0.0, late))
         where = "playing"
     if child_process.poll() is not None:
@@ -223,7 +230,7 @@ def games_in(db: Path) -> list[tuple[str, list, dict]]:
     return out
 
 
-def soak(folder: Path, kills: int, seed: str, pause: float, late: float, early: float, say) -> dict:
+def soak(folder: Path, kills: int, seed: str, pause: float, steps: int, late: float, early: float, say) -> dict:
     killed_db, calm_db = folder / "killed.db", folder / "calm.db"
     rng = random.Random(seed)
     struck: Counter = Counter()
@@ -233,7 +240,7 @@ def soak(folder: Path, kills: int, seed: str, pause: float, late: float, early: 
     while sum(struck.values()) < kills:
         _, current = finished_and_current(killed_db)
         process = start_child(killed_db, seed, pause, endless)
-        landed = strike(process, rng, early, late)
+        landed = strike(process, rng, early, steps, late)
         if landed == "finished":
             raise SystemExit(f"the soak child ended by itself: {process.stderr.read()}")
         process.stderr.close()
@@ -272,24 +279,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=1000, help="how many SIGKILLs (default 1000)")
     parser.add_argument("--seed", default="2026", help="the games' and the kills' seed")
     parser.add_argument("--pause", type=float, default=0.01, help="seconds slept after each step (default 0.01)")
-    parser.add_argument("--late", type=float, default=0.08,
-                        help="a kill falls up to this long after the child resumed (default 0.08 s)")
+    parser.add_argument("--steps", type=int, default=1,
+                        help="a kill falls after 0 to STEPS steps of a resumed child (default 1) ...")
+    parser.add_argument("--late", type=float, default=0.02,
+                        help="... and up to this long into the next (default 0.02 s)")
     parser.add_argument("--early", type=float, default=0.6,
                         help="... or up to this long after it was started (default 0.6 s)")
     parser.add_argument("--keep", metavar="DIR", type=Path, help="keep the two databases here (default: a temporary folder)")
     args = parser.parse_args(argv)
     if not 1 <= args.kills <= 100_000:
         parser.error("--kills: expected 1 to 100000")
+    if not 0 <= args.steps <= 1000 or not 0 <= args.late <= 60 or not 0 <= args.early <= 60 or not 0 <= args.pause <= 10:
+        parser.error("--steps 0 to 1000; --late, --early 0 to 60 s; --pause 0 to 10 s")
 
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        result = soak(args.keep, args.kills, args.seed, args.pause, args.late, args.early, say)
+        result = soak(args.keep, args.kills, args.seed, args.pause, args.steps, args.late, args.early, say)
     else:
         with tempfile.TemporaryDirectory(prefix="dicewatch-soak-") as folder:
-            result = soak(Path(folder), args.kills, args.seed, args.pause, args.late, args.early, say)
+            result = soak(Path(folder), args.kills, args.seed, args.pause, args.steps, args.late, args.early, say)
     print(json.dumps(result, indent=1))
     return 0 if result["games_changed"] == 0 and result["records_agree"] else 1
 
