@@ -53,6 +53,7 @@ MANIFEST = "examples.json"
 SCHEMA = 1
 CROP_SIDE = 64              # crops are stored at most this big: the reader works at 32-64 px
 MAX_PER_FACE = 24           # table examples per face, besides the taught ones
+SIMILARITY_BLOCK = 4096     # template rows compared at a time (a float32 copy of this many, not of all)
 LEARNED_TURNS = taught.ANGLES   # a table example's templates: every turn ...
 LEARNED_SCALES = (1.0,)         # ... at the one scale this camera sees the dice at
 # Two examples of one face this similar (cosine, each's best shift against the other's best
@@ -272,15 +273,22 @@ class Learner:
                       np.ascontiguousarray(self.extract.query(crop), np.float32), self._age)
 
     def _similarities(self, queries: Sequence[_Entry], targets: Sequence[_Entry]) -> np.ndarray:
-        """[i, j]: the best similarity of ``queries[i]``'s query against ``targets[j]``'s templates."""
-        if not queries or not targets:
-            return np.zeros((len(queries), len(targets)), np.float32)
-        templates = np.concatenate([t.templates for t in targets]).astype(np.float32)
-        starts = np.cumsum([0] + [len(t.templates) for t in targets[:-1]])
+        """[i, j]: the best similarity of ``queries[i]``'s query against ``targets[j]``'s templates.
+        The targets are taken a block at a time (a float32 copy of one block, never of all:
+        the peak memory of a box that learns stays near what it reads with)."""
         out = np.empty((len(queries), len(targets)), np.float32)
-        for i, entry in enumerate(queries):
-            sims = (entry.query @ templates.T).max(axis=0)
-            out[i] = np.maximum.reduceat(sims, starts)
+        if not queries or not targets:
+            return out
+        first, rows = 0, 0
+        for j, target in enumerate(targets):
+            rows += len(target.templates)
+            if j == len(targets) - 1 or rows >= SIMILARITY_BLOCK:
+                block = targets[first:j + 1]
+                templates = np.concatenate([t.templates for t in block]).astype(np.float32)
+                starts = np.cumsum([0] + [len(t.templates) for t in block[:-1]])
+                for i, entry in enumerate(queries):
+                    out[i, first:j + 1] = np.maximum.reduceat((entry.query @ templates.T).max(axis=0), starts)
+                first, rows = j + 1, 0
         return out
 
     def _join(self, new: list[_Entry]) -> None:
@@ -434,7 +442,7 @@ class Learner:
 
     def _build(self) -> taught.FaceModel:
         faces = np.array([e.face for e in self.entries])
-        templates = np.concatenate([e.templates for e in self.entries]).astype(np.float32)
+        templates = np.concatenate([e.templates for e in self.entries])   # float16, as a loaded model's
         labels = np.concatenate([np.full(len(e.templates), e.face) for e in self.entries])
         owners = np.concatenate([np.full(len(e.templates), n) for n, e in enumerate(self.entries)])
         margin_scale, fit_floor, fit_scale, loo_margins, loo_right = taught.calibrate_pairs(
@@ -448,7 +456,7 @@ class Learner:
 def _templates_by_example(model: taught.FaceModel) -> list[np.ndarray]:
     owners = model.example_owners()
     starts = list(taught.example_starts(owners)) + [len(owners)]
-    return [model.templates[a:b].astype(np.float32) for a, b in zip(starts, starts[1:])]
+    return [model.templates[a:b] for a, b in zip(starts, starts[1:])]   # views, no copies
 
 
 def learner_for(name: str, data_dir, store: ExampleStore | None = None,

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "forget":
             return forget(args.name, args.session, data)
         if args.action == "rename":
-            fixed = games_with_fixed_faces(args.name)
+            fixed = games_with_fixed_faces(args.name) if args.name != dicesets.PIPS else []   # (pips: said below)
             if fixed:
                 print(f"dicewatch dice rename: the rules of {' and '.join(g.title for g in fixed)} score the "
                       f"{args.name} faces by their names ({', '.join(dicesets.FACE_SETS.get(args.name, ()))}), so a renamed "

@@ -196,14 +196,19 @@ def open_table(args, doc: dict, config_path: Path | None):
 
 
 def run(args) -> int:
+    # A stop asked for while the box is still starting (loading the dice models, checking the
+    # stored games) is kept, not a traceback: the game then starts, is saved and stops at once.
+    stop_asked: list[int] = []
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda signum, _frame: stop_asked.append(signum))
     try:
-        return play(args)
+        return play(args, stop_asked)
     except RunFailed as exc:
         print(f"dicewatch run: {exc}", file=sys.stderr)
         return 1
 
 
-def play(args) -> int:
+def play(args, stop_asked: list | None = None) -> int:
     lean_memory()   # before the big arrays: see host.table_setup
     from host.loop import TableLoop  # (the table loop: see above)
     from host.watcher import dice_reader  # (the table loop: see above)
@@ -301,6 +306,8 @@ def play(args) -> int:
         TerminalKeys(loop.post).start()
     signal.signal(signal.SIGTERM, loop.request_stop)
     signal.signal(signal.SIGINT, loop.request_stop)
+    if stop_asked:   # asked while starting: stop after the first screen
+        loop.request_stop()
     try:
         loop.run(frame_interval=config.frame_interval)
     finally:
