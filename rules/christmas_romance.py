@@ -55,7 +55,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from .core import Chance, Event, Game, Option, RuleError
+from .core import Chance, Event, Game, Option, RuleError, check_setup_keys
 from .dice import FACE_SETS
 from .placement import (ROMANCE_LOCATIONS, Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement,
                         face_token, parse_layout, suggest, ways_to_pay)
@@ -318,9 +318,7 @@ def setup(options: Mapping[str, Any]) -> State:
     ``romance_cards``, ``element_cards`` (titles or objects, optionally with ``layout`` text);
     ``fate_dice`` (10); ``melts`` (solo only by default); ``element_locations`` (3).
     """
-    unknown = sorted(set(options) - set(OPTION_KEYS))
-    if unknown:
-        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(OPTION_KEYS)}")
+    check_setup_keys(options, OPTION_KEYS)
     mode = options.get("mode", "multiplayer")
     if mode not in MODES:
         raise RuleError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")

@@ -227,6 +227,14 @@ def _naming(key: str, message: str) -> str:
     return message if key in message else f"{key}: {message}"
 
 
+def check_setup_keys(options: Mapping[str, Any], known: Iterable[str]) -> None:
+    """RuleError naming any key of a setup that the game does not know, and the ones it does."""
+    known = sorted(known)
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(known)}")
+
+
 def check_event_shape(event: Any) -> Event:
     """Reject anything that is not a JSON object with a string ``type``."""
     if not isinstance(event, Mapping):

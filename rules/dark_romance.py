@@ -66,7 +66,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import PUBLIC, Game, Option, RuleError
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
 from rules.dark_romance_board import (COIN_NAMES, COINS, FAMILY_OF, POETS, ROLE_NAMES, ROLES, RULES_OF_THE_TEXT,
                                       SIDE_COINS, SIDES, STATED, BoardError, check_board, coin_id, family_words,
                                       merged, role_id)
@@ -275,9 +275,7 @@ SETUP_KEYS = {"players", "series_points", "game_number"} | {o.name for o in OPTI
 
 
 def setup(options: Mapping[str, Any]) -> State:
-    unknown = sorted(set(options) - SETUP_KEYS)
-    if unknown:
-        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(sorted(SETUP_KEYS))}")
+    check_setup_keys(options, SETUP_KEYS)
     players = _check_players(options.get("players"))
     values = {o.name: _checked(o, options) for o in OPTIONS}
     scenario, spaces = values["scenario"], values["spaces"]

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import PUBLIC, Game, Option, RuleError
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
 
 NAME = "dream-factory"
 ROUNDS = 4
@@ -317,9 +317,7 @@ SETUP_KEYS = {"players"} | {o.name for o in OPTIONS}
 
 
 def setup(options: Mapping[str, Any]) -> State:
-    unknown = sorted(set(options) - SETUP_KEYS)
-    if unknown:
-        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(sorted(SETUP_KEYS))}")
+    check_setup_keys(options, SETUP_KEYS)
     players = _check_players(options.get("players"))
     values = {o.name: _checked(o, options) for o in OPTIONS}
     rng = random.Random(values["seed"])

@@ -60,7 +60,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from .core import Chance, Event, Game, Option, RuleError
+from .core import Chance, Event, Game, Option, RuleError, check_setup_keys
 from .jingle_bell_roll_cards import (BELL, CHARACTERS, COOKIE, FACES, GIFT, GIFT_CARDS, LETTER_REROLL, LIST,
                                      MILK, STOCKING, Ability, change_options, check_change, lookup)
 
@@ -300,10 +300,7 @@ class State:
 
 def setup(options: Mapping[str, Any]) -> State:
     """The table before the first roll: each player holds the starting gift cards."""
-    known = {"players", "characters", *OPTION_KEYS}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(sorted(known))}")
+    check_setup_keys(options, {"players", "characters", *OPTION_KEYS})
     names = options.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
         raise RuleError('"players" must be a list of 2 to 6 player names, in seat order')

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Mapping
 
-from rules.core import PUBLIC, Game, Option, RuleError
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
 
 NAME = "making-christmas"
 UNKNOWN = "?"          # a card lies there, but nobody told the box which
@@ -179,9 +179,7 @@ def _check_players(players: Any) -> tuple[str, ...]:
 
 def setup(options: Mapping[str, Any]) -> State:
     """Nine parts face up on the workbench, three goals face up, two parts in each hand [Set Up]."""
-    unknown = sorted(set(options) - SETUP_KEYS)
-    if unknown:
-        raise RuleError(f"unknown setup option(s) {', '.join(unknown)}; valid: {', '.join(sorted(SETUP_KEYS))}")
+    check_setup_keys(options, SETUP_KEYS)
     players = _check_players(options.get("players"))
     try:
         short = _check_bool(options.get("short", False))
