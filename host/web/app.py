@@ -441,7 +441,12 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         body += (f'<form method=post action="/join">{seq_field(seen.seq)}{open_seats}</form>' if open_seats
                  else "<p>Every seat is taken.</p>")
         if taken:
-            body += f"<p>Seats taken: {e(', '.join(taken))}.</p>"
+            lost = "".join(f'<button name=takeover value="{e(p)}">I am {e(p)}: my phone is lost</button>'
+                           for p in taken)
+            body += (f"<p>Seats taken: {e(', '.join(taken))}.</p><h2>Lost your phone?</h2>"
+                     "<p>Take your seat over on this phone: your old page stops working, and the box "
+                     "tells the whole table that your seat moved.</p>"
+                     f'<form method=post action="/join">{seq_field(seen.seq)}{lost}</form>')
         return page("My seat", body, live=False)
 
     async def join_post(request: Request) -> Response:
@@ -449,10 +454,14 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         if refused:
             return refused
         try:
-            token = web_table.claim(str(form.get("player", "")))
+            if "takeover" in form:
+                token = web_table.take_over(str(form["takeover"]))
+                log.info("%s's seat moved to another phone", form["takeover"])
+            else:
+                token = web_table.claim(str(form.get("player", "")))
+                log.info("a phone took %s's seat", form.get("player"))
         except Refused as exc:
             return message_page("Seat not taken", str(exc), 409)
-        log.info("a phone took %s's seat", form.get("player"))
         return RedirectResponse(f"/me/{token}", 303)
 
     async def leave_post(request: Request) -> Response:

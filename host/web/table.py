@@ -76,7 +76,10 @@ class WebTable(Presenter):
     Each player's private link (``/me/TOKEN``) is given once, to the first phone that takes
     that player's seat on the Join page (:meth:`claim`); it is never printed, logged or shown
     anywhere else. The phone that holds a seat may give it up (:meth:`leave`), which makes a
-    new link; a new game with other players makes new seats.
+    new link; a player whose phone is lost takes the seat over from another phone
+    (:meth:`take_over`: the old link stops working, and the box's own screen says so to the
+    whole table, so a seat cannot change hands unnoticed); a new game with other players makes
+    new seats.
     """
 
     def __init__(self, *, pace: float = 0.0, sleep: Callable[[float], None] = time.sleep):
@@ -93,6 +96,7 @@ class WebTable(Presenter):
         self._game = None
         self.tokens: dict[str, str] = {}                # token -> player
         self.claimed: set[str] = set()                  # the players whose seat a phone has taken
+        self._said: list[Screen] = []                   # screens for the box, from the server's thread
         self._actions: "queue.Queue[tuple[int, str, concurrent.futures.Future]]" = queue.Queue()
         self._subscribers: set = set()
         self.running = False
@@ -129,11 +133,17 @@ class WebTable(Presenter):
                                 footer="the game goes on: roll or press a button", qr=url)
 
     _greeting: Screen | None = None
+    _said: list = []
 
     def tick(self, now: float) -> None:
         greeting, self._greeting = self._greeting, None
         if greeting is not None and self.loop is not None and self.running:
             self.loop.show(greeting)
+        with self._lock:
+            said, self._said = self._said, []
+        for screen in said:   # what the phones did that the whole table must know (a seat taken over)
+            if self.loop is not None and self.running:
+                self.loop.show(screen, notice=True)
         while True:
             try:
                 seq, command, reply = self._actions.get_nowait()
@@ -303,6 +313,22 @@ class WebTable(Presenter):
                     self.claimed.add(player)
                     return token
         raise Refused(f"there is no player {player!r} at this table")
+
+    def take_over(self, player: str) -> str:
+        """Move ``player``'s taken seat to the phone asking (a lost or dead phone): a new link,
+        the old one dead, and the box's screen telling the table. Returns the new token."""
+        with self._lock:
+            if player not in self.tokens.values():
+                raise Refused(f"there is no player {player!r} at this table")
+            if player not in self.claimed:
+                raise Refused(f"{player}'s seat is free: take it with the button above")
+            fresh = secrets.token_urlsafe(18)
+            self.tokens = {(fresh if name == player else t): name for t, name in self.tokens.items()}
+            self._said.append(Screen("prompt", title=f"{player}'s seat moved to another phone",
+                                     lines=(f"{player}'s old phone page no longer works",
+                                            f"if {player} did not ask for it, say so now"),
+                                     footer="any button: carry on"))
+        return fresh
 
     def leave(self, token: str) -> str:
         """The phone holding ``token`` gives up its seat: that link stops working, and the seat

@@ -47,7 +47,7 @@ def test_a_seat_is_taken_once_and_its_link_given_only_to_that_phone(live, client
     again = take(client, "Ann")
     assert again.status_code == 409 and "already taken" in again.text and live.token_of("Ann") not in again.text
     page = client.get("/join").text
-    assert "I am Ann" not in page and "Seats taken: Ann" in page
+    assert "I am Ann<" not in page and "Seats taken: Ann" in page
     assert take(client, "Zed").status_code == 409
     public = [client.get(path).text for path in ("/", "/controls", "/history", "/history.jsonl", "/join",
                                                  "/api/state")]
@@ -62,6 +62,21 @@ def test_a_seat_given_up_kills_its_link_and_can_be_taken_again(live, client):
     assert client.get(link).status_code == 404
     again = take(client, "Ben")
     assert again.status_code == 303 and again.headers["location"] != link
+
+
+def test_a_seat_taken_over_from_a_lost_phone_kills_the_old_link_and_the_box_tells_the_table(live, client):
+    old = take(client, "Ann").headers["location"]
+    page = client.get("/join").text
+    assert "I am Ann: my phone is lost" in page and "I am Ben: my phone is lost" not in page
+    moved = client.post("/join", data={"seq": seq_of(client), "takeover": "Ann"}, headers=ORIGIN,
+                        follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] != old
+    assert client.get(old).status_code == 404 and client.get(moved.headers["location"]).status_code == 200
+    live.call(lambda loop: None)   # the loop turns: the box's screen says it to everyone
+    shown = live.call(lambda loop: [s.title for s in live.screens.screens])
+    assert "Ann's seat moved to another phone" in shown
+    free = client.post("/join", data={"seq": seq_of(client), "takeover": "Ben"}, headers=ORIGIN)
+    assert free.status_code == 409 and "free" in free.text
 
 
 def test_joining_needs_the_same_origin(live, client):
