@@ -48,6 +48,17 @@ from vision.roll import Die, Roll, Throw
 log = logging.getLogger(__name__)
 
 
+def json_object(text: str, expected: str) -> dict:
+    """The JSON object a command carries (RuleError ``expected`` when it is not one)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise RuleError(expected) from None
+    if not isinstance(value, dict):
+        raise RuleError(expected)
+    return value
+
+
 def menu_screen(menu: Menu) -> Screen:
     return Screen("menu", title=menu.title, lines=menu.labels(), highlight=menu.highlight, private=menu.private)
 
@@ -502,12 +513,20 @@ class TableLoop:
             table = self.table.store.create(self.game, setup)
         except (TypeError, ValueError) as exc:   # a setup check that does not raise RuleError
             raise RuleError(f"that setup is refused: {exc}") from None
+        self._sit_at(table)
+
+    def _sit_at(self, table: StoredSession) -> None:
+        """Play ``table`` from now on (a new game, or one resumed): nothing asked or read about
+        the game left carries over; the answers and dice places ``table`` journalled (none in a
+        new one) are taken up, as at start."""
         self.table = table
         self.stack.clear()
         self.same_read = self.last_read = None
         self.known_spots = []
         self.plays.forget_answers()
+        self._restore_answers()
         self._answers_kept = self._answers()
+        self._restore_places()
         self.status(WAITING, bar=0)
         self.start()
 
@@ -526,18 +545,9 @@ class TableLoop:
             raise RuleError(f"there is no unfinished {self.game.title} game {session_id!r} to resume")
         store, left = self.table.store, self.table
         table = store.open(session_id, get_game)
-        self.table = table
         if not left.entries:
             store.discard(left.id)
-        self.stack.clear()
-        self.same_read = self.last_read = None
-        self.known_spots = []
-        self.plays.forget_answers()
-        self._restore_answers()
-        self._answers_kept = self._answers()
-        self._restore_places()
-        self.status(WAITING, bar=0)
-        self.start()
+        self._sit_at(table)
 
     def _use_dice(self, name: str) -> None:
         """``dice:NAME``: read the throws from now on with the taught die set NAME (the phone
@@ -556,12 +566,7 @@ class TableLoop:
         """``new-game:{JSON}`` (any thread may post it, e.g. the phone page): a new session of
         this game, its setup the current one with the JSON's keys (``{"players": [...]}``)
         in place; checked by the rules first (RuleError: the game goes on unchanged)."""
-        try:
-            changes = json.loads(text)
-        except ValueError:
-            raise RuleError("expected new-game:{a JSON setup}") from None
-        if not isinstance(changes, dict):
-            raise RuleError("expected new-game:{a JSON setup}")
+        changes = json_object(text, "expected new-game:{a JSON setup}")
         self.new_game({**self.table.session.setup_options, **changes})
 
     def _drop_pending_read(self) -> bool:
@@ -627,12 +632,7 @@ class TableLoop:
         """``choose:{JSON event}`` (any thread may post it, e.g. from a phone): one of the game's
         legal events now, played in the loop's thread; a secret one as :meth:`choose_privately`,
         a public one as the knob's menu plays it. RuleError when it is not open now."""
-        try:
-            event = json.loads(text)
-        except ValueError:
-            raise RuleError("expected choose:{a JSON event}") from None
-        if not isinstance(event, dict):
-            raise RuleError("expected choose:{a JSON event}")
+        event = json_object(text, "expected choose:{a JSON event}")
         if self.game.event_view(event, None) != event:
             self.choose_privately(event)
             return
