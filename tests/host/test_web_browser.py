@@ -35,6 +35,7 @@ from host.web.server import serve
 from host.web.table import WebTable
 from rules import get_game
 from tests.games import secret_pig_table
+from tests.host.test_web_cli import printed_until
 
 try:
     from selenium import webdriver
@@ -417,12 +418,7 @@ def test_screenshots_of_a_finished_jingle_bell_roll_demo_for_the_readme(tmp_path
                                 "--out", str(tmp_path / "demo"), "--web", "127.0.0.1:0", "--pace", "0"],
                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        lines = []
-        for line in process.stdout:
-            lines.append(line)
-            if "serving the finished game" in line:
-                break
-        printed = "".join(lines)
+        printed = printed_until(process.stdout, "serving the finished game")
         found = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+)/", printed)
         assert found and "serving the finished game" in printed, printed
         url = found.group(1)

@@ -26,6 +26,26 @@ def take_seat(url: str, player: str) -> str:
     return url + taken.headers["location"].lstrip("/")
 
 
+def printed_until(stream, text: str) -> str:
+    """What a process printed on ``stream`` up to the first line holding ``text`` (or its end)."""
+    lines = []
+    for line in stream:
+        lines.append(line)
+        if text in line:
+            break
+    return "".join(lines)
+
+
+def run_with_the_page(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    """``dicewatch run`` of Secret Pig serving the phone page (``--web`` and more in ``args``),
+    and what it printed up to where the players take their seats."""
+    process = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
+                                "--no-gpio", "--display", "none", "--camera", "synthetic", *args],
+                               cwd=ROOT, env=environment(home), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    return process, printed_until(process.stderr, "their own seat")
+
+
 def environment(home: Path) -> dict:
     return {**os.environ, "DICEWATCH_GAMES": "tests.games.secret_pig_table", "DICEWATCH_HOME": str(home),
             "PYTHONPATH": str(ROOT)}
@@ -37,12 +57,7 @@ def test_the_demo_serves_the_game_and_then_the_finished_game_until_sigterm(tmp_p
                                 "--quiet", "--out", str(out), "--web", "0", "--pace", "0"], cwd=ROOT,
                                env=environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        lines = []
-        for line in process.stdout:
-            lines.append(line)
-            if "serving the finished game" in line:
-                break
-        printed = "".join(lines)
+        printed = printed_until(process.stdout, "serving the finished game")
         assert "serving the finished game" in printed, printed + process.stderr.read()
         url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed).group(1)
         assert "/me/" not in printed and f"{url}join" in printed     # no private link on the terminal
@@ -82,17 +97,8 @@ def test_a_bad_web_address_or_pace_is_a_usage_error(tmp_path, args, says):
 
 
 def test_run_serves_the_table_takes_a_private_choice_and_stops_on_sigterm(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
-                                "--no-gpio", "--display", "none", "--quiet", "--camera", "synthetic", "--web", "0"],
-                               cwd=ROOT, env=environment(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process, printed = run_with_the_page(tmp_path, "--quiet", "--web", "0")
     try:
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            if "their own seat" in line:
-                break
-        printed = "".join(lines)
         url = re.search(r"the phone page is at (http://127\.0\.0\.1:\d+/)", printed)
         assert url, printed
         url = url.group(1)
@@ -116,17 +122,8 @@ def test_run_serves_the_table_takes_a_private_choice_and_stops_on_sigterm(tmp_pa
 
 
 def test_run_on_a_network_address_asks_the_pin_and_shows_it_on_the_box(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
-                                "--no-gpio", "--display", "none", "--camera", "synthetic", "--web", "0.0.0.0:0"],
-                               cwd=ROOT, env=environment(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process, printed = run_with_the_page(tmp_path, "--web", "0.0.0.0:0")
     try:
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            if "their own seat" in line:
-                break
-        printed = "".join(lines)
         found = re.search(r"the phone page is at (http://\S+/)  \(table PIN (\d{4})\)", printed)
         assert found, printed
         url, pin = found.groups()
