@@ -9,23 +9,15 @@ import warnings
 
 import pytest
 
-from host import games
 from host.session_store import SessionStore
 from host.web.app import make_app
 from host.web.dice_stats import chi_square, face_counts, thrown_faces, upper_gamma_q
 from rules import get_game
-from tests.games import secret_pig_table
-from tests.host.test_web import LiveTable
+from tests.host.test_web import LiveTable, plugged_in  # noqa: F401 - a fixture
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-
-@pytest.fixture(scope="module", autouse=True)
-def plugged_in():
-    games.add_module(secret_pig_table)
-    yield
 
 
 @pytest.mark.parametrize("chi2, df, p", [

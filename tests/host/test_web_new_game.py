@@ -4,40 +4,17 @@ refused with a clear message when the rules refuse the setup, when the table mov
 while the game is not over and the box to end it was not ticked."""
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
-from host import games
-from host.web.app import make_app
-from tests.games import secret_pig_table
-from tests.host.test_web import EVIL, ORIGIN, LiveTable
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
-
-@pytest.fixture(scope="module", autouse=True)
-def plugged_in():
-    games.add_module(secret_pig_table)
-    yield
+from tests.host.test_web import EVIL, ORIGIN, LiveTable, client, plugged_in, seq_of  # noqa: F401 - fixtures
 
 
 @pytest.fixture
 def live(tmp_path):
+    """(the phone page tests' table, with a player named like a script; ``client`` uses it)"""
     table = LiveTable(tmp_path / "s.db", players=("Ann", EVIL))
     yield table
     table.close()
-
-
-@pytest.fixture
-def client(live):
-    return TestClient(make_app(live.web, loopback=True, pin=None, reply_timeout=5.0))
-
-
-def seq_of(client) -> int:
-    return client.get("/api/state").json()["seq"]
 
 
 def session_of(live):
