@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from host.errors import InputFileError, read_text
 from rules import game_names
 from rules.core import OptionError
 
@@ -33,11 +34,9 @@ def load_toml(path: Path | str) -> dict[str, Any]:
     """Parse a TOML file; ConfigError with the line for a syntax error or a missing file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(path, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(path, f"cannot be read: {exc}") from None
+        text = read_text(path)
+    except InputFileError as exc:
+        raise ConfigError(path, exc.reason) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

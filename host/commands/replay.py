@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from host.cli import UsageError
+from host.errors import InputFileError, read_text
 from host.presenters import counted
 from rules import get_game
 from rules.core import ReplayError, RuleError, format_table, load_replay
@@ -39,12 +40,9 @@ def run(args: argparse.Namespace) -> int:
     if args.undo < 0:
         raise UsageError(f"--undo: expected a number of events >= 0, got {args.undo}")
     try:
-        text = args.file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        print(f"{args.file}: no such file", file=sys.stderr)
-        return 1
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{args.file}: cannot be read: {exc}", file=sys.stderr)
+        text = read_text(args.file)
+    except InputFileError as exc:
+        print(exc, file=sys.stderr)
         return 1
     for number, line in enumerate(text.splitlines(), start=1):
         if len(line) > MAX_LINE:

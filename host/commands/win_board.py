@@ -24,6 +24,7 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
+from host.errors import InputFileError, read_text
 from rules.dark_romance_board import COINS, SIDES, BoardError, check_board, family_words, missing
 
 NAME = "win-board"
@@ -115,12 +116,9 @@ def run(args: argparse.Namespace) -> int:
     path = args.file or resources.files("rules") / "data" / SHIPPED
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        print(f"{source}: no such file", file=sys.stderr)
-        return 1
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{source}: cannot be read: {exc}", file=sys.stderr)
+        text = read_text(path)
+    except InputFileError as exc:
+        print(exc, file=sys.stderr)
         return 1
     try:
         board = read_board(text, source)
