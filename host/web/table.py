@@ -214,19 +214,15 @@ class WebTable(Presenter):
             entries = tuple(table.entries)
             if moved:
                 self._last_throw = self._public_throw(loop, game)
-            resumable, dice_sets = self._elsewhere(loop)
-            self._elsewhere_at = time.monotonic()
             try:
                 faces = tuple(loop.plays.face_names())
             except Exception:  # noqa: BLE001 - a game without dice has no faces
                 faces = ()
         else:
             old = self._seen
-            snapshot, choices, header, entries, faces = old.snapshot, old.choices, old.header, old.entries, old.faces
-            scoreboard, resumable, dice_sets = old.scoreboard, old.resumable, old.dice_sets
-            if time.monotonic() - self._elsewhere_at > ELSEWHERE_SECONDS:   # the lists age too
-                resumable, dice_sets = self._elsewhere(loop)
-                self._elsewhere_at = time.monotonic()
+            snapshot, choices, header, entries = old.snapshot, old.choices, old.header, old.entries
+            faces, scoreboard = old.faces, old.scoreboard
+        resumable, dice_sets = self._lists(loop)
         dice = self._screen.dice if self._screen is not None and self._screen.dice else self._last_throw
         seen = Seen(self._seq, snapshot, self._screen, dice, choices, faces, entries, header, self.running,
                     scoreboard, game, resumable, dice_sets, getattr(loop, "dice_in_use", None))
@@ -244,6 +240,18 @@ class WebTable(Presenter):
 
     _last_throw: tuple[DieView, ...] = ()
     _elsewhere_at = 0.0
+    _elsewhere_key: str | None = None
+    _elsewhere_found: tuple = ((), ())
+
+    def _lists(self, loop) -> tuple[tuple, tuple[str, ...]]:
+        """The other unfinished games and the die sets, looked up again (SQLite, the die sets'
+        folder) only when the session changes or they are :data:`ELSEWHERE_SECONDS` old: a
+        roll stored changes neither, so storing one costs no lookup."""
+        now = time.monotonic()
+        if loop.table.id != self._elsewhere_key or now - self._elsewhere_at > ELSEWHERE_SECONDS:
+            self._elsewhere_found = self._elsewhere(loop)
+            self._elsewhere_key, self._elsewhere_at = loop.table.id, now
+        return self._elsewhere_found
 
     def _new_session(self, loop) -> None:
         """A new game began (a new session): new seats when the players changed."""
