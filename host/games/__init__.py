@@ -249,12 +249,18 @@ class GameTable:
         """Words for one of the game's events in a menu."""
         return describe_event(event)
 
+    def public_choices(self) -> list[dict]:
+        """The choices offered where everyone sees them (the knob's menu, the phone page's
+        Controls): the game's legal events whose public view is the whole event. A secret
+        choice (an event whose public view hides part of it) is made by its owner on their own
+        device (TableLoop.choose_privately). A game whose legal events themselves tell a
+        secret (how many tokens a bidder holds) offers something wider here."""
+        return [dict(event) for event in self.game.legal_events(self.state)
+                if self.game.event_view(event, PUBLIC) == event]
+
     def choices_menu(self) -> Menu:
-        """The knob's menu: the game's public legal events, then correct a die, undo, back. A
-        secret choice (an event whose public view hides part of it) is never offered on the
-        shared knob and screen: its owner makes it on their own device (TableLoop.choose_privately)."""
-        items = [MenuItem(self.label(event), dict(event)) for event in self.game.legal_events(self.state)
-                 if self.game.event_view(event, PUBLIC) == event]
+        """The knob's menu: :meth:`public_choices`, then correct a die, undo, back."""
+        items = [MenuItem(self.label(event), event) for event in self.public_choices()]
         if "faces" in (self.loop.last_dice_event() or {}):
             items.append(MenuItem("Correct a die", "correct"))
         items += [MenuItem("Undo the last event", "undo"), MenuItem("Back", BACK)]

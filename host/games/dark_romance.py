@@ -163,10 +163,7 @@ class Table(GameTable):
     def choices_menu(self) -> Menu:
         """The game's public choices, then each player's "pass the box" steps, undo, back."""
         view = self.public
-        items = []
-        for event in self.game.legal_events(self.state):
-            if self.game.event_view(event, PUBLIC) == event or event.get("type") == "draw_roles":
-                items.append(MenuItem(self.label(event), dict(event)))
+        items = [MenuItem(self.label(event), event) for event in self.public_choices()]   # the deal: without its seed
         if not view.get("verdict"):
             for player in view["players"]:
                 name = player["name"]

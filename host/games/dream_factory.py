@@ -120,7 +120,7 @@ class Table(GameTable):
             return f"{tile_words(event['tile'])} on {event['screenplay']} {where}"
         return describe_event(event)
 
-    def offered_events(self) -> list[dict]:
+    def public_choices(self) -> list[dict]:
         """The legal events, except that behind studio screens the bids run up to what all
         players hold together: the menu must not tell the bidder's own count."""
         state = self.state
@@ -134,7 +134,7 @@ class Table(GameTable):
         return bids + [{"type": "pass", "player": name}]
 
     def choices_menu(self) -> Menu:
-        items = [MenuItem(self.label(event), event) for event in self.offered_events()]
+        items = [MenuItem(self.label(event), event) for event in self.public_choices()]
         items += [MenuItem("Undo the last event", "undo"), MenuItem("Back", BACK)]
         return Menu("choices", self.public_status() or self.game.title, tuple(items))
 

@@ -207,8 +207,7 @@ class WebTable(Presenter):
             snapshot = {"game": game.name, "title": game.title, "seq": self._seq,
                         "status": loop.plays.public_status(), "over": bool(game.is_over(state)),
                         "state": game.view_of(state, None)}
-            choices = tuple((loop.plays.label(e), dict(e)) for e in game.legal_events(state)
-                            if game.event_view(e, None) == e)
+            choices = tuple((loop.plays.label(e), e) for e in loop.plays.public_choices())   # as on the knob
             header = {"game": game.name, "setup": dict(table.session.setup_options)}
             scoreboard = tuple(tuple(str(cell) for cell in row) for row in game.scoreboard(state))
             entries = tuple(table.entries)

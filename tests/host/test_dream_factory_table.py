@@ -89,6 +89,21 @@ def test_the_bids_on_the_shared_knob_do_not_tell_the_bidders_tokens(tmp_path):
         assert loop.showing_notice and table.session.events[-1]["type"] == "reveal"
 
 
+def test_the_bids_on_the_phone_pages_controls_do_not_tell_the_bidders_tokens(tmp_path):
+    """The Controls page offers the same bids as the shared knob: up to all the tokens held."""
+    from host.web.table import WebTable
+    game = get_game("dream-factory")
+    with SessionStore(tmp_path / "s.db") as store:
+        table = store.create(game, {"players": THREE})
+        web = WebTable()
+        loop = TableLoop(table, presenters=[RecordingPresenter(), web])
+        loop.start()
+        loop.play(game.legal_events(table.state)[0])                   # the legendary director
+        loop.show_home()
+        amounts = [event["amount"] for _, event in web.seen().choices if event["type"] == "bid"]
+        assert amounts == list(range(0, 37)) and table.state.tokens[0] == 12
+
+
 def test_two_players_bid_on_the_knob_up_to_their_own_tokens(tmp_path):
     game = get_game("dream-factory")
     with SessionStore(tmp_path / "s.db") as store:
