@@ -213,7 +213,9 @@ def learned_sky(sky):
     store.change(added=[(learning.Example("g1-2-0", "SUN", learning.ACCEPTED, "g1", 2, 0), crop),
                         (learning.Example("g1-2-1", "MOON", learning.ACCEPTED, "g1", 2, 1), crop),
                         (learning.Example("g2-5-0", "STAR", learning.CORRECTED, "g2", 5, 0), crop),
-                        (learning.Example("g2-7-0", "SUN", learning.ACCEPTED, "g2", 7, 0, aside=True), crop)])
+                        (learning.Example("g2-7-0", "SUN", learning.ACCEPTED, "g2", 7, 0, aside=True), crop)],
+                 outcomes=[learning.Outcome("g1-2-0", "g1", 0.93, True), learning.Outcome("g1-2-1", "g1", 0.85, True),
+                           learning.Outcome("g2-5-0", "g2", 0.9, False), learning.Outcome("g2-7-0", "g2", 0.6, True)])
     return store
 
 
@@ -226,6 +228,8 @@ def test_show_says_what_each_face_learned_at_the_table_and_from_which_games(sky,
     assert "  SUN: 5 taught, 1 scored, 0 corrected" in out
     assert "  STAR: 5 taught, 0 scored, 1 corrected" in out
     assert "kept aside: 1" in out and "games that taught it: g1 (2), g2 (2)" in out
+    assert "dice stored at the table (the last 4): 3 read right, 1 corrected" in out
+    assert "0.90 -> 0.84, 0.95 -> 0.87" in out   # a sure read the table corrected: such reads are asked about
     assert "dicewatch dice forget sky --session ID" in out
 
 
@@ -233,9 +237,24 @@ def test_forget_takes_back_what_one_game_taught(sky, dicewatch_home, capsys):
     from vision import learning
     learned_sky(sky)
     assert dice("forget", "sky", "--session", "g2") == 0
-    assert "forgot the 2 example(s) session g2 taught" in capsys.readouterr().out
+    assert "forgot the 2 example(s) session g2 taught and how its 2 stored dice were read" in capsys.readouterr().out
     store = learning.ExampleStore.of_set(sky.folder)
     assert sorted(store.examples) == ["g1-2-0", "g1-2-1"] and not store.crop_path("g2-5-0").exists()
+    assert sorted(store.outcomes) == ["g1-2-0", "g1-2-1"]
+
+
+def test_a_box_playing_leaves_out_what_was_forgotten_from_its_next_stored_roll(sky, dicewatch_home):
+    """`dice forget` while a box plays: the box's next write must not bring the examples back."""
+    from vision import dicesets, learning
+    learned_sky(sky)
+    reader = dicesets.load_reader("sky", dicewatch_home, find_dice=lambda image: [])
+    box = learning.TableLearner("sky", dicewatch_home, reader, background=False)
+    assert "g2-5-0" in box.learner.keys()
+    assert dice("forget", "sky", "--session", "g2") == 0
+    box.stored("g3", 1, ["SUN"], [(10.0, 10.0, 20.0)])   # nothing read there: only the check runs
+    box._do(lambda: None)
+    assert "g2-5-0" not in box.learner.keys() and "g2-5-0" not in box.store.examples
+    assert sorted(learning.ExampleStore.of_set(sky.folder).outcomes) == ["g1-2-0", "g1-2-1"]
 
 
 @pytest.mark.parametrize("args, code, message", [

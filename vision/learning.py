@@ -22,6 +22,12 @@ Three parts:
   the examples a person vouched for (taught, corrected), each read by all the others
   (leave-one-out), must read right at least as often as before; otherwise the batch is kept
   aside (stored, marked, not read with).
+* ``TableRecord``: the table's word on the reader's confidence. Every die stored is also an
+  outcome: the confidence the reader gave it and whether the face stored is the face read
+  (a die the player corrected was read wrong). A read's confidence is then weighed against
+  how the table's reads at about that confidence turned out (``table_confidence``): a set
+  whose reads the table keeps accepting is asked about less, one whose sure reads get
+  corrected more. The last OUTCOMES_KEPT outcomes are kept with the examples.
 * ``TableLearner``: the table loop's collaborator. It wraps the reader to remember the
   crops of the last reads; the loop tells it when a roll is stored (``stored``), a die
   corrected after it (``corrected``) or a roll undone (``undone``); the work (features,
@@ -36,7 +42,7 @@ import logging
 import os
 import queue
 import threading
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -84,6 +90,76 @@ class Example:
     aside: bool = False     # kept aside by the self-check: stored, not read with
 
 
+# --------------------------------------------------------------------------- the table's word
+
+OUTCOMES_KEPT = 400     # the last stored dice whose read is remembered (a few games' worth)
+# How a read's confidence is weighed against the table's outcomes (``table_confidence``), picked
+# by replaying the reads of ``python -m vision.bench learn`` (real and rendered) and of
+# ``python -m host.bench_games`` in order with each setting (prior 4/8/16, window
+# 0.1/0.2/0.3, 0/10/20 to raise): the rendered sets' dice asked about after 30 rolls fell from
+# 14-26 % to 3.5-6 % with no sure read wrong; on byler's real photos the sure reads that were
+# wrong went from 1.2 to 1.1 %, and on epanemu's oblique ones (where 10 % of the reader's sure
+# reads are wrong) nearly every die is asked about once the table has corrected a few.
+PRIOR_WEIGHT = 8.0      # the reader's own confidence counts as this many stored dice
+WINDOW = 0.3            # stored reads this much less sure than a new one, and no surer, speak for it
+MIN_TO_RAISE = 10       # right ones among them before the table may raise a confidence (it may lower it at once)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One stored die: the confidence its read had and whether the face stored was the one read."""
+
+    key: str            # as its example's (``example_key``)
+    session: str
+    confidence: float
+    right: bool
+
+
+def table_confidence(confidence: float, confidences: np.ndarray, rights: np.ndarray) -> float:
+    """A read's ``confidence`` weighed against the table's outcomes (``confidences``, ``rights``
+    of the dice stored): the stored reads at most WINDOW less sure than this one, and no surer,
+    are a sample of how such reads turn out; each right one counts for it, each wrong one
+    against, and the reader's own figure counts as PRIOR_WEIGHT of them. Only reads no surer
+    than this one speak for it, so a few wrong close calls cannot be outvoted by many sure
+    right reads; and the table raises a confidence only with MIN_TO_RAISE right ones behind it
+    (so each right outcome can only raise a confidence, each wrong one only lower it)."""
+    if not len(confidences):
+        return float(confidence)
+    near = (confidences <= confidence + 1e-9) & (confidences >= confidence - WINDOW)
+    right = float(rights[near].sum())
+    estimate = (PRIOR_WEIGHT * confidence + right) / (PRIOR_WEIGHT + int(near.sum()))
+    if estimate > confidence and right < MIN_TO_RAISE:
+        return float(confidence)
+    return float(min(max(estimate, 0.0), 1.0))
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """The outcomes of the dice a table stored (oldest first), and the confidence they give a
+    new read. Immutable: the reader's thread keeps one while the learner's makes the next."""
+
+    confidences: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    rights: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+
+    @classmethod
+    def of(cls, outcomes: Iterable[Outcome]) -> "TableRecord":
+        outcomes = list(outcomes)[-OUTCOMES_KEPT:]
+        return cls(np.array([o.confidence for o in outcomes], np.float32),
+                   np.array([o.right for o in outcomes], bool))
+
+    def __len__(self) -> int:
+        return len(self.rights)
+
+    def confidence(self, confidence: float) -> float:
+        return table_confidence(confidence, self.confidences, self.rights)
+
+    def weigh(self, roll):
+        """``roll`` (a vision.roll.Roll) with each die's confidence weighed by the table."""
+        if not len(self) or not roll.dice:
+            return roll
+        return replace(roll, dice=tuple(replace(d, confidence=self.confidence(d.confidence)) for d in roll.dice))
+
+
 def example_key(session: str, seq: int, die: int) -> str:
     return f"{session}-{seq}-{die}"
 
@@ -121,7 +197,9 @@ class ExampleStore:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.examples: dict[str, Example] = {}
+        self.outcomes: dict[str, Outcome] = {}   # oldest first, at most OUTCOMES_KEPT
         path = self.folder / MANIFEST
+        self._stamp = self._disk_stamp()
         if not path.is_file():
             return
         try:
@@ -135,9 +213,27 @@ class ExampleStore:
                     raise ValueError(f"example {example.key}: source {example.source!r}, "
                                      f"expected one of {', '.join(SOURCES)}")
                 self.examples[example.key] = example
+            for row in doc.get("outcomes", []):   # stores written before outcomes have none
+                outcome = Outcome(**row)
+                if not isinstance(outcome.right, bool) or not 0.0 <= float(outcome.confidence) <= 1.0:
+                    raise ValueError(f"outcome {outcome.key}: expected a confidence in [0, 1] "
+                                     f"and right true or false")
+                self.outcomes[outcome.key] = outcome
         except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
             raise LearningError(f"{path}: not a learned-example list ({exc}); delete the "
                                 f"folder {self.folder} to start learning afresh") from None
+
+    def _disk_stamp(self) -> tuple[int, int] | None:
+        try:
+            st = (self.folder / MANIFEST).stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def changed_elsewhere(self) -> bool:
+        """Whether the list on disk is no longer the one this store read or wrote (another
+        process changed it: ``dicewatch dice forget`` while a box plays)."""
+        return self._disk_stamp() != self._stamp
 
     @classmethod
     def of_set(cls, set_folder: Path) -> "ExampleStore":
@@ -152,9 +248,18 @@ class ExampleStore:
             raise LearningError(f"{self.crop_path(key)}: missing or unreadable")
         return crop
 
-    def change(self, added: Sequence[tuple[Example, np.ndarray]] = (), dropped: Iterable[str] = ()) -> None:
-        """Add examples (with their crops) and drop some by key, in one durable step: the new
-        crops first, then the list, then the dropped crops go."""
+    def change(self, added: Sequence[tuple[Example, np.ndarray]] = (), dropped: Iterable[str] = (),
+               outcomes: Sequence[Outcome] = (), unsaid: Iterable[str] = ()) -> None:
+        """Add examples (with their crops) and drop some by key, record the ``outcomes`` of
+        stored dice and take back those of ``unsaid`` keys, in one durable step: the new crops
+        first, then the list, then the dropped crops go."""
+        for key in unsaid:
+            self.outcomes.pop(key, None)
+        for outcome in outcomes:
+            self.outcomes.pop(outcome.key, None)
+            self.outcomes[outcome.key] = outcome
+        for key in list(self.outcomes)[:max(0, len(self.outcomes) - OUTCOMES_KEPT)]:
+            del self.outcomes[key]
         crops = self.folder / "crops"
         crops.mkdir(parents=True, exist_ok=True)
         for example, crop in added:
@@ -172,12 +277,20 @@ class ExampleStore:
             self.crop_path(key).unlink(missing_ok=True)
 
     def _save(self) -> None:
-        doc = {"schema": SCHEMA, "examples": [asdict(e) for e in self.examples.values()]}
+        doc = {"schema": SCHEMA, "examples": [asdict(e) for e in self.examples.values()],
+               "outcomes": [asdict(o) for o in self.outcomes.values()]}
         _write_whole(self.folder / MANIFEST, (json.dumps(doc, indent=0) + "\n").encode())
         flush_to_disk(self.folder)
+        self._stamp = self._disk_stamp()
 
     def of_session(self, session: str) -> list[str]:
         return [key for key, e in self.examples.items() if e.session == session]
+
+    def outcomes_of_session(self, session: str) -> list[str]:
+        return [key for key, o in self.outcomes.items() if o.session == session]
+
+    def record(self) -> TableRecord:
+        return TableRecord.of(self.outcomes.values())
 
     def sessions(self) -> dict[str, int]:
         """Each session that taught the set, with how many examples it left, oldest first."""
@@ -494,6 +607,17 @@ SAME_PLACE = 0.25       # of a die's size: a stored die and a read die this clos
 class _Read:
     spots: list[tuple[float, float, float]]
     crops: list[np.ndarray]
+    faces: list[str]
+    confidences: list[float]   # as the reader gave them, before the table's word
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A stored die as it was read: its crop, and the face and confidence the reader gave it."""
+
+    crop: np.ndarray
+    face: str
+    confidence: float
 
 
 class TableLearner:
@@ -510,7 +634,8 @@ class TableLearner:
         self.learner: Learner | None = None
         self.store: ExampleStore | None = None
         self._reads: list[_Read] = []
-        self._last_roll: dict[str, np.ndarray] = {}   # the crops of the last roll stored, by key
+        self._last_roll: dict[str, _Seen] = {}   # the dice of the last roll stored, by key
+        self.record = TableRecord()   # the table's word on the reads; replaced, never changed
         self._lock = threading.Lock()
         self._notice: str | None = None
         self._noticed = False
@@ -525,7 +650,8 @@ class TableLearner:
 
     # -- the reader's side ----------------------------------------------------------------------
     def reading(self, reader: Callable | None = None) -> Callable:
-        """``reader`` (default: the set's) reading as before, the crops of its dice remembered."""
+        """``reader`` (default: the set's) reading as before, the crops of its dice remembered
+        and their confidence weighed by the table's word (``TableRecord``)."""
         reader = reader or self.reader
 
         def read(frame):
@@ -533,31 +659,34 @@ class TableLearner:
             image = frame[0] if isinstance(frame, tuple) else frame
             if roll.dice:
                 self._remember(image, roll)
-            return roll
+            return self.record.weigh(roll)
         return read
 
     def _remember(self, image: np.ndarray, roll) -> None:
         shift = getattr(self.reader, "top_face_shift", None)
-        spots, crops = [], []
+        read = _Read([], [], [], [])
         for d in roll.dice:
             try:
-                crops.append(scaled_crop(taught.face_crop(image, d.x, d.y, d.w, d.h, shift)))
+                read.crops.append(scaled_crop(taught.face_crop(image, d.x, d.y, d.w, d.h, shift)))
             except ValueError:
                 continue
-            spots.append((float(d.x), float(d.y), float(max(d.w, d.h))))
+            read.spots.append((float(d.x), float(d.y), float(max(d.w, d.h))))
+            read.faces.append(d.face)
+            read.confidences.append(float(d.confidence))
         with self._lock:
-            self._reads = (self._reads + [_Read(spots, crops)])[-READS_KEPT:]
+            self._reads = (self._reads + [read])[-READS_KEPT:]
 
-    def _crop_at(self, spot) -> np.ndarray | None:
+    def _seen_at(self, spot) -> _Seen | None:
+        """The die last read at ``spot`` (x, y, size), or None."""
         x, y, size = spot
         if size <= 0:
             return None
         with self._lock:
             reads = list(reversed(self._reads))
         for read in reads:
-            for (rx, ry, rsize), crop in zip(read.spots, read.crops):
+            for n, (rx, ry, rsize) in enumerate(read.spots):
                 if np.hypot(rx - x, ry - y) <= SAME_PLACE * max(size, rsize):
-                    return crop
+                    return _Seen(read.crops[n], read.faces[n], read.confidences[n])
         return None
 
     # -- the loop's side -------------------------------------------------------------------------
@@ -568,16 +697,20 @@ class TableLearner:
         if not spots:
             return
         corrected = set(corrected)
-        batch = []
+        batch, outcomes, seen = [], [], {}
         for die, (face, spot) in enumerate(zip(faces, spots)):
-            crop = self._crop_at(spot)
-            if crop is not None:
+            read = self._seen_at(spot)
+            if read is not None:
+                key = example_key(session, seq, die)
                 source = CORRECTED if die in corrected else ACCEPTED
-                batch.append((Example(example_key(session, seq, die), face, source, session, seq, die), crop))
+                batch.append((Example(key, face, source, session, seq, die), read.crop))
+                outcomes.append(Outcome(key, session, read.confidence, read.face == face))
+                seen[key] = read
         with self._lock:
-            self._last_roll = {example.key: crop for example, crop in batch}
+            self._last_roll = seen
         if batch:
-            self._do(lambda: self._offer(batch, withdraw=[example_key(session, seq, d) for d in range(len(faces))]))
+            self._do(lambda: self._offer(batch, withdraw=[example_key(session, seq, d) for d in range(len(faces))],
+                                         outcomes=outcomes))
 
     def corrected(self, session: str, seq: int, die: int, face: str) -> None:
         """Die ``die`` of roll ``seq`` was shown wrong after it was stored: its example is
@@ -585,22 +718,26 @@ class TableLearner:
         key = example_key(session, seq, die)
 
         with self._lock:
-            crop = self._last_roll.get(key)
+            read = self._last_roll.get(key)
 
         def change():
             self._withdraw([key])
-            if crop is not None:
-                self._offer([(Example(key, face, CORRECTED, session, seq, die), crop)])
+            if read is not None:
+                self._offer([(Example(key, face, CORRECTED, session, seq, die), read.crop)],
+                            outcomes=[Outcome(key, session, read.confidence, read.face == face)])
         self._do(change)
 
     def undone(self, session: str, seq: int) -> None:
-        """Roll ``seq`` was taken back: what it taught unchallenged is withdrawn."""
+        """Roll ``seq`` was taken back: what it taught unchallenged is withdrawn, and its
+        reads no longer count as right."""
         def change():
             if self.store is None:
                 return
             keys = [k for k, e in self.store.examples.items()
                     if e.session == session and e.seq == seq and e.source == ACCEPTED]
-            self._withdraw(keys)
+            prefix = example_key(session, seq, 0)[:-1]
+            unsaid = [k for k, o in self.store.outcomes.items() if o.right and k.startswith(prefix)]
+            self._withdraw(keys, unsaid)
         self._do(change)
 
     def take_notice(self) -> str | None:
@@ -641,6 +778,8 @@ class TableLearner:
         if self.failed is not None and job is not self._open:
             return
         try:
+            if job is not self._open and self.store is not None and self.store.changed_elsewhere():
+                self._open()   # forgotten elsewhere (dicewatch dice forget): read with what is left
             job()
         except Exception as exc:  # noqa: BLE001 - learning stops; the game and its reads go on
             log.exception("learning the %s dice failed", self.name)
@@ -652,15 +791,16 @@ class TableLearner:
 
     def _hand_over(self) -> None:
         self.reader.model = self.learner.model()
+        self.record = self.store.record()
 
-    def _withdraw(self, keys: Sequence[str]) -> None:
+    def _withdraw(self, keys: Sequence[str], unsaid: Sequence[str] = ()) -> None:
         if self.learner is None:
             return
         self.learner.withdraw(keys)
-        self.store.change(dropped=keys)
+        self.store.change(dropped=keys, unsaid=unsaid)
         self._hand_over()
 
-    def _offer(self, batch, withdraw: Sequence[str] = ()) -> None:
+    def _offer(self, batch, withdraw: Sequence[str] = (), outcomes: Sequence[Outcome] = ()) -> None:
         if self.learner is None:
             return
         if withdraw:  # a roll stored again at the same place (after an undo): its old dice go
@@ -672,7 +812,8 @@ class TableLearner:
         by_key = dict((e.key, (e, c)) for e, c in batch)
         added = [by_key[k] for k in offer.used]
         added += [(replace(by_key[k][0], aside=True), by_key[k][1]) for k in offer.aside]
-        self.store.change(added=added, dropped=offer.dropped)
+        self.store.change(added=added, dropped=offer.dropped, outcomes=outcomes)
+        self.record = self.store.record()
         if offer.aside and not self._noticed:
             self._noticed = True
             with self._lock:

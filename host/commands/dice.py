@@ -160,7 +160,7 @@ def learned_lines(dice_set) -> list[str]:
     examples kept aside, and the games that taught them."""
     from vision import learning
     store = learning.ExampleStore.of_set(dice_set.folder)
-    if not store.examples:
+    if not store.examples and not store.outcomes:
         return ["learned at the table: nothing yet (each die scored or corrected in a game becomes an example)"]
     lines = ["examples per face (taught / scored at the table without a correction / corrected at the table):"]
     for face in dice_set.faces:
@@ -175,9 +175,25 @@ def learned_lines(dice_set) -> list[str]:
     strange = [e for e in store.examples.values() if e.face not in dice_set.faces]
     if strange:
         lines.append(f"of faces the set no longer has: {len(strange)} (not read with)")
+    lines += table_word_lines(store.record())
+    sessions = dict(store.sessions())
+    for outcome in store.outcomes.values():
+        sessions.setdefault(outcome.session, 0)
     lines.append("games that taught it: " + ", ".join(f"{session} ({count})" for session, count
-                                                      in store.sessions().items()))
+                                                      in sessions.items()))
     lines.append(f"take one game's back with: dicewatch dice forget {dice_set.name} --session ID")
+    return lines
+
+
+def table_word_lines(record) -> list[str]:
+    """How the dice stored at the table turned out, and what that makes of a read's confidence
+    (vision.learning.TableRecord): the box asks about reads below the ``confidence`` setting."""
+    if not len(record):
+        return []
+    right = int(record.rights.sum())
+    lines = [f"dice stored at the table (the last {len(record)}): {right} read right, "
+             f"{len(record) - right} corrected; the reader's confidence as the table now weighs it:"]
+    lines.append("  " + ", ".join(f"{raw:.2f} -> {record.confidence(raw):.2f}" for raw in (0.5, 0.7, 0.8, 0.9, 0.95)))
     return lines
 
 
@@ -189,12 +205,13 @@ def forget(name: str, session: str, data) -> int:
     dice_set = dicesets.load_set(name, data)
     store = learning.ExampleStore.of_set(dice_set.folder)
     keys = store.of_session(session)
-    if not keys:
-        known = ", ".join(store.sessions()) or "none"
+    outcomes = store.outcomes_of_session(session)
+    if not keys and not outcomes:
+        known = ", ".join(dict.fromkeys([*store.sessions(), *(o.session for o in store.outcomes.values())])) or "none"
         print(f"dicewatch dice forget: no examples of {name} came from session {session!r}; "
               f"the games that taught it: {known}", file=sys.stderr)
         return 1
-    store.change(dropped=keys)
-    print(f"{name}: forgot the {len(keys)} example(s) session {session} taught; a box playing now "
-          f"reads with them until it starts again")
+    store.change(dropped=keys, unsaid=outcomes)
+    print(f"{name}: forgot the {len(keys)} example(s) session {session} taught and how its "
+          f"{len(outcomes)} stored dice were read; a box playing now leaves them out from the next roll it stores")
     return 0

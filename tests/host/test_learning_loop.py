@@ -1,6 +1,8 @@
 """The table loop teaches its die set as it plays (vision/learning.py through
 host.table_setup.learning_watcher): a correction becomes an example read with from the next
-roll on; an undone roll's unchallenged dice are withdrawn; a poisoned batch is said once."""
+roll on; an undone roll's unchallenged dice are withdrawn; a poisoned batch is said once;
+each stored die tells the table how its read turned out, and reads like those the table
+accepted are asked about less."""
 from __future__ import annotations
 
 import numpy as np
@@ -112,3 +114,51 @@ def test_a_batch_kept_aside_is_said_once_on_the_screen(table_and_watcher, monkey
     loop.handle("next")
     loop.step(look=False)
     assert len([s for s in screen.screens if s.title == "Dice not learned"]) == 1
+
+
+
+def test_each_stored_die_tells_the_table_how_its_read_turned_out(table_and_watcher):
+    table, watcher, frame = table_and_watcher
+    loop, _ = play(table, watcher)
+    learner = watcher.learner
+    learner.wait()
+    first = watcher.reader(frame)
+    die = 2                                  # say the camera read this one as another face
+    misread = next(f for f in FACES if f not in (ROLL[die], "BELL"))
+    dice = list(first.dice)
+    dice[die] = dice[die].__class__(misread, 0.99, dice[die].x, dice[die].y, dice[die].w, dice[die].h)
+    loop.on_read(first.__class__(tuple(dice), first.dice_set, first.frame_size))
+    learner.wait()
+    seq = len(table.session.events) - 1
+    stored = table.session.events[-1]["faces"]
+    outcomes = learner.store.outcomes
+    assert len(outcomes) == len(ROLL) == len(learner.record)
+    # right where the stored face is the face the camera read there (remembered by place)
+    assert [outcomes[learning.example_key(table.id, seq, d)].right for d in range(len(ROLL))] == \
+        [first.dice[d].face == stored[d] for d in range(len(ROLL))]
+    loop.handle(f"face:{die + 1}:{ROLL[die]}")      # the player puts the die right
+    learner.wait()
+    assert learner.store.outcomes[learning.example_key(table.id, seq, die)].right == (first.dice[die].face == ROLL[die])
+    loop.handle("undo")                              # the roll taken back: its right reads no longer count
+    learner.wait()
+    assert all(not o.right for o in learner.store.outcomes.values())
+    assert len(learner.record) == len(learner.store.outcomes)
+
+
+def test_rolls_the_table_accepts_make_the_box_ask_less(table_and_watcher):
+    table, watcher, frame = table_and_watcher
+    play(table, watcher)
+    learner = watcher.learner
+    learner.wait()
+    for seq in range(6):       # six rolls scored as read: each read right as far as the table knows
+        roll = watcher.reader(frame)
+        learner.stored(table.id, 100 + seq, [d.face for d in roll.dice],
+                       [(d.x, d.y, max(d.w, d.h)) for d in roll.dice])
+        learner.wait()
+    assert len(learner.store.outcomes) == 6 * len(ROLL)
+    raw = learner.reader(frame)                      # the set's own reader, before the table's word
+    weighed = watcher.reader(frame)
+    assert [d.face for d in weighed.dice] == [d.face for d in raw.dice]
+    assert [d.confidence for d in weighed.dice] == [learner.record.confidence(d.confidence) for d in raw.dice]
+    assert all(w.confidence >= r.confidence - 1e-6 for w, r in zip(weighed.dice, raw.dice))
+    assert any(w.confidence > r.confidence for w, r in zip(weighed.dice, raw.dice))

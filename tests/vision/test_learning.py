@@ -173,3 +173,96 @@ def test_an_example_whose_crop_was_deleted_is_left_out(tmp_path, taught_crops):
     store.crop_path("s1-1-0").unlink()
     learner, _ = learning.learner_for("my-dice", tmp_path)
     assert "s1-1-1" in learner.keys() and "s1-1-0" not in learner.keys()
+
+
+# --------------------------------------------------------------------------- the table's word
+
+def record_of(*groups: tuple[float, bool, int]) -> learning.TableRecord:
+    """A table record of ``count`` stored dice read at ``confidence``, right or not, per group."""
+    outcomes, n = [], 0
+    for confidence, right, count in groups:
+        for _ in range(count):
+            outcomes.append(learning.Outcome(f"s1-{n}-0", "s1", confidence, right))
+            n += 1
+    return learning.TableRecord.of(outcomes)
+
+
+def test_without_outcomes_a_read_keeps_the_readers_confidence():
+    assert learning.TableRecord().confidence(0.72) == pytest.approx(0.72)
+
+
+def test_reads_the_table_kept_accepting_are_asked_about_less():
+    record = record_of((0.7, True, 15), (0.8, True, 15))
+    assert record.confidence(0.8) >= 0.9 > 0.8   # the box no longer asks about such a read
+    assert record.confidence(0.75) > 0.75
+
+
+def test_a_few_accepted_reads_do_not_raise_a_confidence_yet():
+    few = record_of((0.8, True, learning.MIN_TO_RAISE - 1))
+    assert few.confidence(0.8) == pytest.approx(0.8)
+
+
+def test_sure_reads_the_table_corrected_lower_the_confidence_at_once():
+    record = record_of((0.95, True, 7), (0.95, False, 3))
+    assert record.confidence(0.95) < 0.9    # asked about from now on
+    assert record_of((0.95, False, 1)).confidence(0.95) < 0.95
+
+
+def test_surer_reads_do_not_speak_for_a_close_call():
+    record = record_of((0.99, True, 200))
+    assert record.confidence(0.5) == pytest.approx(0.5)
+
+
+def test_weighing_a_roll_changes_only_its_confidences():
+    from vision.roll import Die, Roll
+    roll = Roll((Die("MILK", 0.8, 10, 20, 30, 30), Die("BELL", 0.3, 50, 20, 30, 30)), SET, (100, 50))
+    weighed = record_of((0.7, True, 15), (0.8, True, 15)).weigh(roll)
+    assert [d.face for d in weighed.dice] == ["MILK", "BELL"]
+    assert [(d.x, d.y, d.w) for d in weighed.dice] == [(d.x, d.y, d.w) for d in roll.dice]
+    assert weighed.dice[0].confidence > 0.9 and weighed.dice[1].confidence == pytest.approx(0.3)
+
+
+def test_the_store_keeps_the_last_outcomes_across_a_restart(tmp_path, monkeypatch):
+    monkeypatch.setattr(learning, "OUTCOMES_KEPT", 5)
+    store = ExampleStore(tmp_path / "learned")
+    store.change(outcomes=[learning.Outcome(f"s1-{n}-0", "s1", 0.5 + n / 20, n % 3 != 0) for n in range(8)])
+    again = ExampleStore(tmp_path / "learned")
+    assert list(again.outcomes) == [f"s1-{n}-0" for n in range(3, 8)]
+    assert again.outcomes["s1-6-0"].right is False
+    assert len(again.record()) == 5
+    again.change(unsaid=["s1-7-0"])
+    assert "s1-7-0" not in ExampleStore(tmp_path / "learned").outcomes
+
+
+def test_a_store_written_before_outcomes_loads_with_none(tmp_path):
+    folder = tmp_path / "learned"
+    folder.mkdir()
+    (folder / learning.MANIFEST).write_text(json.dumps({"schema": learning.SCHEMA, "examples": []}))
+    assert ExampleStore(folder).outcomes == {}
+
+
+def test_a_damaged_outcome_is_a_clear_error_naming_the_file(tmp_path):
+    folder = tmp_path / "learned"
+    folder.mkdir()
+    (folder / learning.MANIFEST).write_text(json.dumps({"schema": learning.SCHEMA, "examples": [], "outcomes": [
+        {"key": "s1-1-0", "session": "s1", "confidence": 7, "right": True}]}))
+    with pytest.raises(LearningError, match=r"examples\.json.*confidence in \[0, 1\]"):
+        ExampleStore(folder)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+outcome_lists = st.lists(st.tuples(st.sampled_from([0.2, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 0.99]), st.booleans()),
+                         max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(outcome_lists, st.sampled_from([0.5, 0.6, 0.8, 0.9, 0.97]), st.sampled_from([0.3, 0.6, 0.8, 0.9, 0.99]))
+def test_the_tables_word_is_a_confidence_and_each_outcome_pushes_the_right_way(outcomes, seen, read):
+    confidences = np.array([c for c, _ in outcomes], np.float32)
+    rights = np.array([r for _, r in outcomes], bool)
+    now = learning.table_confidence(read, confidences, rights)
+    assert 0.0 <= now <= 1.0
+    more = np.append(confidences, np.float32(seen))
+    assert learning.table_confidence(read, more, np.append(rights, False)) <= now + 1e-6   # a wrong one never raises
+    assert learning.table_confidence(read, more, np.append(rights, True)) >= now - 1e-6    # a right one never lowers

@@ -82,11 +82,16 @@ class Curve:
 
 
 def play_roll(image, labels: list[dict], learner: learning.Learner, find, threshold: float,
-              roll_id: int, shift: float | None = None, learn: bool = True) -> Block:
-    """One photo as one roll: read it with the learner's model, count as the player would, then
-    offer its dice (the player's corrections as such) to the learner."""
+              roll_id: int, shift: float | None = None, learn: bool = True,
+              outcomes: list | None = None) -> Block:
+    """One photo as one roll: read it with the learner's model, its confidences weighed by the
+    table's word on the rolls before (``outcomes``, as vision.learning.TableLearner does),
+    count as the player would, then offer its dice (the player's corrections as such) to the
+    learner and their outcomes to the table's word."""
+    outcomes = [] if outcomes is None else outcomes
     started = time.perf_counter()
-    roll = taught.read_boxes(image, find(image), learner.model(), "learning", shift=shift)
+    raw = taught.read_boxes(image, find(image), learner.model(), "learning", shift=shift)
+    roll = learning.TableRecord.of(outcomes).weigh(raw) if learn else raw
     read_s = time.perf_counter() - started
     reads = [{"face": d.face, "x": d.x, "y": d.y, "confidence": d.confidence} for d in roll.dice]
     matched = pair_up(reads, labels)
@@ -101,8 +106,10 @@ def play_roll(image, labels: list[dict], learner: learning.Learner, find, thresh
         out.sure_wrong += die.confidence >= threshold and not right
         source = learning.ACCEPTED if right else learning.CORRECTED
         crop = taught.face_crop(image, die.x, die.y, die.w, die.h, shift)
-        batch.append((learning.Example(learning.example_key("bench", roll_id, i), truth, source,
-                                       "bench", roll_id, i), learning.scaled_crop(crop)))
+        key = learning.example_key("bench", roll_id, i)
+        batch.append((learning.Example(key, truth, source, "bench", roll_id, i), learning.scaled_crop(crop)))
+        if learn:
+            outcomes.append(learning.Outcome(key, "bench", raw.dice[i].confidence, right))
     if learn:
         started = time.perf_counter()
         out.aside = len(learner.offer(batch).aside)
@@ -148,10 +155,10 @@ def real_curves(data: Path, folders: list[str], shots: int, seeds: int, threshol
                     order.append(stem)
             base = taught.teach(examples)
             learner = learning.Learner(tuple(examples), examples, base=base)
-            curve = Curve()
+            curve, outcomes = Curve(), []
             for n, (image, labels, _) in enumerate(labelled_photos(data / folder, order, {})):
                 labels = [{"face": f, "x": x, "y": y, "w": w, "h": h} for f, x, y, w, h in labels]
-                curve.roll(play_roll(image, labels, learner, find, threshold, n, learn=learn))
+                curve.roll(play_roll(image, labels, learner, find, threshold, n, learn=learn, outcomes=outcomes))
             results.append(print_curve(
                 f"real {folder} (draw {seed}): taught {shots} per face from {n_teach} photos, "
                 f"{len(order)} held-out photos as rolls{'' if learn else ', NOT learning'}",
@@ -175,13 +182,13 @@ def rendered_curves(seeds: int, scenes: int, shots: int, threshold: float, learn
                 for i, face in enumerate(faces)}
             learner = learning.Learner(faces, examples, base=taught.teach(examples))
             rng = np.random.default_rng([seed, 78])
-            curve = Curve()
+            curve, outcomes = Curve(), []
             for k in range(scenes):
                 roll_faces = list(rng.choice(faces, int(rng.integers(3, 7))))
                 image, truth = synth.render_scene(roll_faces, dice_set, seed=50_000 + 1000 * seed + k,
                                                   style=style, background=("mat", "tray")[k % 2])
                 labels = [{"face": d.face, "x": d.x, "y": d.y, "w": d.w, "h": d.h} for d in truth.dice]
-                curve.roll(play_roll(image, labels, learner, find, threshold, k, learn=learn))
+                curve.roll(play_roll(image, labels, learner, find, threshold, k, learn=learn, outcomes=outcomes))
             results.append(print_curve(f"rendered {dice_set} (die style {seed}): taught {shots} per face, "
                                        f"{scenes} scenes as rolls{'' if learn else ', NOT learning'}",
                                        curve, learner, time.perf_counter() - started))
