@@ -430,7 +430,8 @@ def filmed_game(clock: SimClock, rng: random.Random, dice_set: str, camera_class
     real watcher with the set the players taught at that camera first (``camera.teaching``
     says how it went). If vision cannot read these dice here: the scripted stand-in, with a
     note saying so (``throws``: what the note calls the game's throws)."""
-    from host.watcher import FrameWatcher, dice_reader
+    from host.table_setup import learning_watcher
+    from host.watcher import dice_reader
     seed = rng.randrange(1 << 20)
     calibration, note = calibrate_synthetic(seed)
     scratch = None
@@ -445,7 +446,9 @@ def filmed_game(clock: SimClock, rng: random.Random, dice_set: str, camera_class
             shutil.rmtree(scratch, ignore_errors=True)
         return ScriptedCamera(clock), (f"NOTE: no dice reader for {dice_set} here ({exc}); "
                                        f"the {throws} were handed to the loop as read, not filmed")
-    watcher = FrameWatcher(reader, calibration=calibration, overlay_dir=overlay_dir)
+    # the demo's box learns the dice as it plays, as `dicewatch run` does; in the loop's
+    # thread here, so that a demo seed always plays the same game
+    watcher = learning_watcher(reader, dice_set, data, calibration, overlay_dir=overlay_dir, background=False)
     camera = camera_class(clock, watcher, seed=seed)
     camera.data = data  # where the demo's taught set lives
     if scratch is not None:  # gone with the camera (or at exit), not left behind in /tmp
@@ -560,6 +563,7 @@ class SyntheticTable:
 
     def __init__(self, clock: SimClock, watcher, *, seed: int, fps: float = 10.0, size=(640, 480)):
         self.clock, self.watcher, self.seed, self.fps, self.size = clock, watcher, seed, fps, size
+        self.learner = getattr(watcher, "learner", None)   # the table loop tells it of each roll stored
         self.camera = None
         self.teaching = ""  # how the dice set was taught at this camera, if it was
         self.turn = 0

@@ -689,8 +689,9 @@ class TableLoop:
     def learner(self):
         """What learns the dice from each stored roll (vision.learning.TableLearner), carried by
         the watcher that reads them (host.table_setup.learning_watcher); None for games without
-        dice, pip dice, or a watcher that does not learn."""
-        return getattr(self.watcher, "learner", None)
+        dice, pip dice, or a watcher that does not learn. A camera's own watch method (the
+        demos' synthetic tables) stands for the camera, which carries its watcher's learner."""
+        return getattr(self.watcher, "learner", None) or getattr(getattr(self.watcher, "__self__", None), "learner", None)
 
     def _learning_notice(self) -> None:
         """Said once, between checks and menus: the learner kept new examples aside."""

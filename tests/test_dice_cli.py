@@ -281,3 +281,25 @@ def test_a_damaged_learned_list_is_named(sky, capsys):
     (sky.folder / learning.FOLDER / learning.MANIFEST).write_text("{not json")
     assert dice("forget", "sky", "--session", "g1") == 1
     assert "examples.json: not a learned-example list" in capsys.readouterr().err
+
+
+def test_read_reads_a_taught_set_as_a_box_playing_now_would(sky, dicewatch_home, tmp_path, monkeypatch, capsys):
+    """`dicewatch read --dice NAME` reads with what the set learned at the table and weighs each
+    confidence by the table's word, as `dicewatch run` does."""
+    import json
+    from vision import learning
+    learned_sky(sky)
+    style = random_style(np.random.default_rng(2))
+    frame = np.full((200, 200, 3), 90, np.uint8)
+    frame[70:130, 70:130] = render_face_crop("jingle-bell-roll", ICONS["STAR"], seed=77, size=60, style=style)
+    photo = tmp_path / "star.png"
+    cv2.imwrite(str(photo), frame)
+    box = [(100.0, 100.0, 60 / 1.1, 60 / 1.1)]
+    monkeypatch.setattr(dicesets, "pip_finder", lambda: (lambda image: box))
+    assert cli.main(["read", "--json", "--dice", "sky", str(photo)]) == 0
+    got = json.loads(capsys.readouterr().out.splitlines()[0])["dice"]
+    learner, store = learning.learner_for("sky", dicewatch_home)
+    assert "g2-5-0" in learner.keys()
+    raw = taught.TaughtReader(learner.model(), "sky", lambda image: box)(frame).dice
+    assert [d["face"] for d in got] == [d.face for d in raw]
+    assert got[0]["confidence"] == pytest.approx(store.record().confidence(raw[0].confidence), abs=1e-4)

@@ -596,6 +596,19 @@ def learner_for(name: str, data_dir, store: ExampleStore | None = None,
     return learner, store
 
 
+def as_learned(reader: taught.TaughtReader, name: str, data_dir) -> Callable:
+    """``reader`` (stored set ``name``'s) reading as a box playing now would: with what the set
+    learned at the table and the table's word on its confidence; it learns nothing more
+    (``dicewatch read --dice NAME``)."""
+    learner, store = learner_for(name, data_dir)
+    reader.model = learner.model()
+    record = store.record()
+
+    def read(frame):
+        return record.weigh(reader(frame))
+    return read
+
+
 # --------------------------------------------------------------------------- at the table
 
 READS_KEPT = 4          # the last reads whose crops are remembered

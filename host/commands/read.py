@@ -59,6 +59,20 @@ def resolve_reader(dice_set: str):
         raise UsageError(f"--dice: {exc}") from None
 
 
+def as_learned_at_the_table(reader, dice_set: str):
+    """A taught set's reader reading with what the set learned at the table, as the box does
+    (vision.learning.as_learned); other readers unchanged."""
+    from vision import taught
+    if not isinstance(reader, taught.TaughtReader):
+        return reader
+    from host.paths import data_dir
+    from vision import learning
+    try:
+        return learning.as_learned(reader, dice_set, data_dir())
+    except learning.LearningError as exc:
+        raise UsageError(f"--dice {dice_set}: {exc}") from None
+
+
 def frames_to_read(args: argparse.Namespace):
     """(label, loader) pairs: each loader returns a BGR frame or raises ImageError."""
     from vision.reader import load_image
@@ -75,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         if args.frames is not None and args.overlay.resolve() == args.frames.resolve():
             raise UsageError(f"--overlay {args.overlay}: is the --frames folder being read; write the overlays "
                              "elsewhere (they would be read as frames next time)")
-    reader = on_the_tray(args, resolve_reader(args.dice))
+    reader = as_learned_at_the_table(on_the_tray(args, resolve_reader(args.dice)), args.dice)
     from vision import overlay
     from vision.reader import ImageError
 
