@@ -64,6 +64,7 @@ STUCK_FRAMES = 3000     # five minutes of film without an event: the game is stu
 class GameFigures:
     game: str
     seed: int
+    table_game: int = 0      # 0: the first game at this table (the set just taught); 1: the next ...
     finished: bool = False
     stuck: str = ""
     frames: int = 0
@@ -84,7 +85,7 @@ class GameFigures:
     def line(self) -> str:
         rolls = self.events["roll"] + self.events["fate_roll"]
         state = "played to the end" if self.finished else f"NOT finished ({self.stuck})"
-        return (f"{self.game:<16} seed {self.seed:<3} {state}; {self.frames} frames; "
+        return (f"{self.game:<16} seed {self.seed:<3} game {self.table_game + 1} {state}; {self.frames} frames; "
                 f"{self.events['score'] + self.events['end_turn']} turns, {rolls} rolls, "
                 f"{self.events['reroll']} re-rolls; refused {self.refused}; dice checked {self.checked} of "
                 f"{self.dice_stored} stored ({self.checked_right} only confirmed) in {self.checked_reads} reads; "
@@ -144,16 +145,22 @@ def reliability_lines(tally: Tally, thresholds=(0.5, 0.7, 0.8, 0.9, 0.95)) -> li
 TURN_ENDS = ("score", "end_turn")
 
 
-def play(game: str, seed: int, work: Path, learn: bool = True) -> GameFigures:
+def play(game: str, seed: int, work: Path, learn: bool = True, table_game: int = 0) -> GameFigures:
     """One benchmark game (``game``: a name of ``benchmarks()``) at synthetic camera ``seed``;
-    ``learn``: the box learns the dice from each roll stored."""
+    ``learn``: the box learns the dice from each roll stored. ``table_game`` 0 teaches the
+    set at that camera first; 1, 2, ...: the next game at the same table (the same dice, other
+    throws), with the set as the games before left it (what it learned, the table's word)."""
     started = time.perf_counter()
     module, setup = benchmarks()[game]
     rules = get_game(module.GAME)
     dice_set = rules.dice
-    figures = GameFigures(game, seed)
+    figures = GameFigures(game, seed, table_game=table_game)
     data = work / f"{game}-{seed}"
-    figures.taught = teach_at_synthetic_camera(dice_set, seed, data)
+    if table_game == 0:
+        figures.taught = teach_at_synthetic_camera(dice_set, seed, data)
+    else:
+        from vision.dicesets import load_model
+        figures.taught = load_model(dice_set, data).self_check
     calibration, note = calibrate_synthetic(seed)
     if calibration is None:
         raise SystemExit(f"synthetic:{seed}: the tray could not be calibrated: {note}")
@@ -166,7 +173,7 @@ def play(game: str, seed: int, work: Path, learn: bool = True) -> GameFigures:
         loop = TableLoop(table, presenters=[screen], watcher=watcher, **getattr(module, "BENCH_LOOP", {}))
         player = module.bench_player
         camera = SyntheticCamera(seed, dice_set=dice_set, fps=10, lead_in=0.5, hold=1.5,
-                                 dice_count=loop.dice_wanted)
+                                 dice_count=loop.dice_wanted, game=table_game)
         loop.open_camera = lambda: camera
         loop.start()
         rng = random.Random(seed)
@@ -231,16 +238,22 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"which games: {', '.join(kinds)} (default all)")
     parser.add_argument("--no-learning", action="store_true",
                         help="read every roll with the set taught at the camera alone")
+    parser.add_argument("--games-per-table", type=int, default=1, metavar="N",
+                        help="games in a row at each seed's table: the first teaches the set, the "
+                             "next play on with what it learned (same dice, other throws; default 1)")
     args = parser.parse_args(argv)
+    if args.games_per_table < 1:
+        parser.error(f"--games-per-table {args.games_per_table}: expected a whole number from 1 up")
     results = []
     with tempfile.TemporaryDirectory(prefix="dicewatch-games-") as work:
         for game in args.games:
             for seed in args.seeds:
-                figures = play(game, seed, Path(work), learn=not args.no_learning)
-                print(figures.line(), flush=True)
-                for kind, stored, on_table in figures.misread:
-                    print(f"    {kind} stored {' '.join(sorted(stored))}; on the table {' '.join(sorted(on_table))}")
-                results.append(figures)
+                for table_game in range(args.games_per_table):
+                    figures = play(game, seed, Path(work), learn=not args.no_learning, table_game=table_game)
+                    print(figures.line(), flush=True)
+                    for kind, stored, on_table in figures.misread:
+                        print(f"    {kind} stored {' '.join(sorted(stored))}; on the table {' '.join(sorted(on_table))}")
+                    results.append(figures)
     finished = sum(f.finished for f in results)
     everything = Tally()
     for f in results:
@@ -248,11 +261,14 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("\n".join(reliability_lines(everything)))
     for game in dict.fromkeys(f.game for f in results):
-        turns = sum(f.turns for f in results if f.game == game)
-        clean = sum(f.turns_clean for f in results if f.game == game)
-        if turns:
-            print(f"{game}: {clean} of {turns} turns ({clean / turns:.1%}) needed no press but Score "
-                  f"({'learning the dice as it plays' if not args.no_learning else 'not learning'})")
+        for table_game in range(args.games_per_table):
+            mine = [f for f in results if f.game == game and f.table_game == table_game]
+            turns = sum(f.turns for f in mine)
+            clean = sum(f.turns_clean for f in mine)
+            which = f" (game {table_game + 1} at each table)" if args.games_per_table > 1 else ""
+            if turns:
+                print(f"{game}{which}: {clean} of {turns} turns ({clean / turns:.1%}) needed no press but Score "
+                      f"({'learning the dice as it plays' if not args.no_learning else 'not learning'})")
     rolls = sum(f.events["roll"] + f.events["fate_roll"] + f.events["reroll"] for f in results)
     print(f"\n{finished} of {len(results)} games played to the end; {rolls} rolls and re-rolls stored, "
           f"{sum(f.refused for f in results)} refused by the rules, {sum(f.checked for f in results)} of "

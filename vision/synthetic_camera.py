@@ -106,6 +106,8 @@ class SyntheticCamera(FrameSource):
                 print(camera.truth.phase, camera.truth.faces)
 
     :param seed: everything (table, dice, throws) follows from it.
+    :param game: another game at the same table: the same table, dice and light, other throws
+        and other pictures of them (0, the default: the seed's own game).
     :param script: ScriptedRoll items (or plain sequences of faces); None = random forever.
     :param dice_set: a built-in face set the renderer draws.
     :param size: (width, height) of the frames.
@@ -138,7 +140,7 @@ class SyntheticCamera(FrameSource):
                  hands: bool = True, realtime: bool = False, hold: float = 1.5, lead_in: float = 1.0,
                  die_px: float | None = None, one_set: bool = True,
                  dice_count: Callable[[], int | None] | None = None,
-                 light: Sequence[tuple[float, float]] = ()):
+                 light: Sequence[tuple[float, float]] = (), game: int = 0):
         if dice_set not in FACE_SETS:
             raise SourceError(f"unknown dice set {dice_set!r}; the synthetic camera draws {', '.join(FACE_SETS)}")
         if not 0 < fps < math.inf:  # nan and inf too: every timestamp would be nan or 0
@@ -156,7 +158,10 @@ class SyntheticCamera(FrameSource):
         except ValueError as exc:
             raise SourceError(str(exc)) from None
         self.script = None if script is None else [self._scripted(item) for item in script]
-        self._rng = np.random.default_rng([seed, 7])
+        if isinstance(game, bool) or not isinstance(game, int) or game < 0:
+            raise SourceError(f"synthetic camera: game {game!r}; expected a whole number from 0 up")
+        self.game = game
+        self._rng = np.random.default_rng([seed, 7] + ([game] if game else []))
         self.set_style = (set_style(seed) if one_set and dice_set != "d6-pips" else None)
         self.dice_count = dice_count
         self.light = sorted((float(t), float(level)) for t, level in light)
@@ -358,8 +363,8 @@ class SyntheticCamera(FrameSource):
             raise StopIteration
         phase, k, placed, hands = step
         poses = [p.pose for p in placed]
-        image, dice = self.table.draw(poses, self.dice_set, np.random.default_rng([self.seed, 8, self._index]),
-                                      hands=hands)
+        picture_rng = np.random.default_rng([self.seed, 8, self._index] + ([self.game] if self.game else []))
+        image, dice = self.table.draw(poses, self.dice_set, picture_rng, hands=hands)
         if self.realtime:
             now = time.monotonic()
             if self._started is None:

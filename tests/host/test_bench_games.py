@@ -64,10 +64,20 @@ def test_a_fate_game_is_played_to_the_end_and_counted(tmp_path):
     assert figures.reads.images >= figures.events["roll"] and figures.reads.labelled > 0
     assert figures.dice_stored >= 3 * figures.events["roll"] + figures.events["fate_roll"]
     assert "played to the end" in figures.line()
+    # the next game at the same table plays on with what the first taught the set
+    from vision import dicesets, learning
+    folder = dicesets.load_set("christmas-romance", tmp_path / "fate-solo-11").folder
+    learned = learning.ExampleStore.of_set(folder)
+    assert learned.examples and learned.outcomes
+    second = bench_games.play("fate-solo", 11, tmp_path, table_game=1)
+    assert second.finished and second.misread == [] and second.taught == figures.taught
+    assert "game 2 played to the end" in second.line()
+    assert len(learning.ExampleStore.of_set(folder).outcomes) > len(learned.outcomes)
 
 
 @pytest.mark.parametrize("argv, message", [(["--games", "chess"], "invalid choice: 'chess'"),
-                                           (["--seeds", "x"], "invalid int value: 'x'")])
+                                           (["--seeds", "x"], "invalid int value: 'x'"),
+                                           (["--games-per-table", "0"], "--games-per-table 0: expected a whole number from 1 up")])
 def test_bad_flags_say_what_was_expected(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         bench_games.main(argv)

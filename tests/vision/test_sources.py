@@ -189,7 +189,24 @@ def test_synthetic_custom_dice_are_one_set_per_camera():
     assert max(np.abs(c - mixed[0]).max() for c in mixed) > 0.1
 
 
+def test_another_game_at_the_same_synthetic_table_has_the_same_dice_and_other_throws():
+    def first_throw(**kw):
+        camera = SyntheticCamera(4, dice_set="jingle-bell-roll", size=(320, 240), hold=0.3, lead_in=0.1,
+                                 dice_count=lambda: 7, **kw)
+        while camera.truth is None or not camera.truth.dice or camera.truth.phase != "still":
+            camera.read()
+        return camera, sorted(d.face for d in camera.truth.dice), [(round(d.x), round(d.y)) for d in camera.truth.dice]
+    first, faces, places = first_throw()
+    again, faces_again, places_again = first_throw()
+    other, other_faces, other_places = first_throw(game=1)
+    assert (faces, places) == (faces_again, places_again)          # a game is the seed's own
+    assert (faces, places) != (other_faces, other_places)          # another game throws otherwise
+    assert other.set_style == first.set_style and other.table.size == first.table.size   # the same dice, the same table
+
+
 @pytest.mark.parametrize("kwargs, message", [
+    (dict(game=-1), "game -1; expected a whole number from 0 up"),
+    (dict(game=True), "game True"),
     (dict(script=[("7",)]), "'7' not a face of d6-pips"),
     (dict(script=[ScriptedRoll(("1",), keep=(3,))]), "keep index 3"),
     (dict(dice_set="yahtzee"), "unknown dice set"),
