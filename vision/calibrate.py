@@ -104,7 +104,7 @@ def identify_mat(found: dict[int, np.ndarray]) -> mat_module.MatLayout:
         raise CalibrationError("no ArUco markers found: is the whole mat in view, evenly lit, in focus, and "
                                "printed at 100% (see 'dicewatch mat')?")
     papers = {paper for paper, first in mat_module.FIRST_ID.items() for i in found if first <= i < first + 4}
-    foreign = sorted(i for i in found if not any(first <= i < first + 4 for first in mat_module.FIRST_ID.values()))
+    foreign = sorted(i for i in found if not mat_module.is_mat_marker(i))
     if not papers:
         raise CalibrationError(f"found ArUco markers {', '.join(map(str, foreign))}, but none of a dicewatch mat "
                                "(ids 0-11 of DICT_4X4_50); print one with 'dicewatch mat'")
@@ -497,7 +497,7 @@ def check_view(calibration: Calibration, image: np.ndarray) -> ViewCheck:
     found = find_markers(image)
     ours = {mid: c for mid, c in found.items() if mid in expected}
     if not ours:
-        others = sorted(mid for mid in found if any(first <= mid < first + 4 for first in mat_module.FIRST_ID.values()))
+        others = sorted(mid for mid in found if mat_module.is_mat_marker(mid))
         if others:
             return ViewCheck("other-mat", f"the markers in view ({', '.join(map(str, others))}) are of another mat "
                                           f"than calibration {name!r}'s {calibration.paper} mat")

@@ -387,16 +387,19 @@ def _finder_net():
 
 def pip_finder(one_die: bool = False) -> Finder:
     """The pip reader's die finder (it finds dice whatever their faces show), never on the
-    mat's ArUco markers (black squares with white blocks look like dice to it). Its boxes
+    mat's ArUco markers (black squares with white blocks look like dice to it; only the mat's
+    own ids count: on byler's tray photos the pips of four dice decoded as ids 13 and 35). Its boxes
     are grown by the finder's fitted ``box_scale`` (pip_reader.json) to the whole die's box,
     which is what teaching crops are cut around; the surest find comes first. ``one_die``: for
     a teaching photo, meant to show one die: the half-scale pass's big die is kept over the
     pips on it and specks are left out (``one_die_finds``)."""
     from vision.calibrate import find_markers
+    from vision.mat import is_mat_marker
 
     def find(frame: np.ndarray) -> list[taught.Box]:
         # the network loads on first use: a reader on a calibrated tray never needs it
-        markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in find_markers(frame).values()]
+        markers = [np.asarray(c, np.float32).reshape(-1, 1, 2) for mid, c in find_markers(frame).items()
+                   if is_mat_marker(mid)]   # a die's five can decode as a marker of no mat of ours
         net = _finder_net()
         sw, sh = net.box_scale  # the whole die, as teaching crops show it
         finds = net.find(frame)

@@ -21,6 +21,12 @@ from vision.roll import KEEP, OUTSIDE, ROLLING
 
 PAPER_MM = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "letter": (279.4, 215.9)}
 FIRST_ID = {"A4": 0, "A3": 4, "letter": 8}
+
+
+def is_mat_marker(marker_id: int) -> bool:
+    """Whether an ArUco id is one of a dicewatch mat's corner markers (ids 0-11). Other ids
+    are not ours: a die's grid of pips can decode as one (a five as id 35, say)."""
+    return any(first <= marker_id < first + 4 for first in FIRST_ID.values())
 MARGIN_MM = 8.0          # printers do not print to the edge
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 ROLLING_TINT = (236, 236, 232)   # BGR, a light warm grey so dice stand out

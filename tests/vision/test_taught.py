@@ -235,6 +235,24 @@ def test_die_finder_for_taught_sets_skips_the_mat_markers():
         assert any(abs(x - d.x) < d.w and abs(y - d.y) < d.h for d in truth.dice), (x, y)
 
 
+def test_only_a_dicewatch_mats_marker_ids_are_markers():
+    from vision.mat import FIRST_ID, is_mat_marker
+    assert all(is_mat_marker(first + k) for first in FIRST_ID.values() for k in range(4))
+    assert not any(is_mat_marker(i) for i in (12, 13, 35, 49))
+
+
+def test_a_die_whose_pips_decode_as_a_marker_of_no_mat_is_still_found(real_data):
+    """On a byler tray photo a five's pips decode as ArUco id 35: the die is a die, not a
+    marker to keep away from."""
+    import cv2
+    from vision import dicesets
+    from vision.calibrate import find_markers
+    image = cv2.imread(str(real_data / "byler-train" / "images" / "IMG_20191209_100232.jpg"))
+    assert list(find_markers(image)) == [35]
+    boxes = dicesets.pip_finder()(image)
+    assert any(abs(x - 370) < 10 and abs(y - 324) < 10 for x, y, _, _ in boxes)
+
+
 def test_the_table_in_the_crop_corners_does_not_change_what_a_die_reads_as():
     """A dark die read on a light table and on a dark one: the crop's corners (table, shadow,
     neighbours) are left out of its symbol map, so the die's outline does not become its
