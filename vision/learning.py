@@ -1,7 +1,7 @@
 """The box learns a taught die set as it plays: every die the player accepts or corrects
 becomes an example of its face, read with from the next roll on, with no training run.
 
-Three parts:
+Four parts:
 
 * ``ExampleStore``: the examples a table gave a set, stored
   durably in the set's folder (``DATA/dice/NAME/learned/``: ``examples.json`` and one PNG
@@ -215,7 +215,9 @@ class ExampleStore:
                 self.examples[example.key] = example
             for row in doc.get("outcomes", []):   # stores written before outcomes have none
                 outcome = Outcome(**row)
-                if not isinstance(outcome.right, bool) or not 0.0 <= float(outcome.confidence) <= 1.0:
+                confidence = outcome.confidence
+                if (not isinstance(outcome.right, bool) or isinstance(confidence, bool)
+                        or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0):
                     raise ValueError(f"outcome {outcome.key}: expected a confidence in [0, 1] "
                                      f"and right true or false")
                 self.outcomes[outcome.key] = outcome
