@@ -295,10 +295,13 @@ class ExampleStore:
         return TableRecord.of(self.outcomes.values())
 
     def sessions(self) -> dict[str, int]:
-        """Each session that taught the set, with how many examples it left, oldest first."""
+        """Each session that taught the set, with how many examples it left, oldest first; then
+        those whose stored dice left only their outcomes (0 examples)."""
         out: dict[str, int] = {}
         for e in self.examples.values():
             out[e.session] = out.get(e.session, 0) + 1
+        for o in self.outcomes.values():
+            out.setdefault(o.session, 0)
         return out
 
 
@@ -828,7 +831,6 @@ class TableLearner:
         added = [by_key[k] for k in offer.used]
         added += [(replace(by_key[k][0], aside=True), by_key[k][1]) for k in offer.aside]
         self.store.change(added=added, dropped=offer.dropped, outcomes=outcomes)
-        self.record = self.store.record()
         if offer.aside and not self._noticed:
             self._noticed = True
             with self._lock:
@@ -837,3 +839,5 @@ class TableLearner:
                                 f"(dicewatch dice show {self.name})")
         if offer.used or offer.dropped:
             self._hand_over()
+        else:
+            self.record = self.store.record()   # the model is as it was; the outcomes are not

@@ -176,11 +176,8 @@ def learned_lines(dice_set) -> list[str]:
     if strange:
         lines.append(f"of faces the set no longer has: {len(strange)} (not read with)")
     lines += table_word_lines(store.record())
-    sessions = dict(store.sessions())
-    for outcome in store.outcomes.values():
-        sessions.setdefault(outcome.session, 0)
     lines.append("games that taught it: " + ", ".join(f"{session} ({count})" for session, count
-                                                      in sessions.items()))
+                                                      in store.sessions().items()))
     lines.append(f"take one game's back with: dicewatch dice forget {dice_set.name} --session ID")
     return lines
 
@@ -207,7 +204,7 @@ def forget(name: str, session: str, data) -> int:
     keys = store.of_session(session)
     outcomes = store.outcomes_of_session(session)
     if not keys and not outcomes:
-        known = ", ".join(dict.fromkeys([*store.sessions(), *(o.session for o in store.outcomes.values())])) or "none"
+        known = ", ".join(store.sessions()) or "none"
         print(f"dicewatch dice forget: no examples of {name} came from session {session!r}; "
               f"the games that taught it: {known}", file=sys.stderr)
         return 1
