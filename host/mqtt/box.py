@@ -60,7 +60,8 @@ def broker_of(text: str, flag: str = "--publish") -> Broker:
         raise ValueError(f"{flag}: {exc}") from None
 
 
-def publishing(broker: Broker, box: str, *, flush: float = 3.0):
+def publishing(broker: Broker, box: str, *, flush: float | None = None):
     """The presenter that publishes the loop's table (host.mqtt.publisher.MqttTable)."""
-    from host.mqtt.publisher import MqttTable, Publisher
-    return MqttTable(lambda sessions_path: Publisher(broker, box, sessions_path), flush=flush)
+    from host.mqtt.publisher import FLUSH, MqttTable, Publisher
+    return MqttTable(lambda sessions_path: Publisher(broker, box, sessions_path),
+                     flush=FLUSH if flush is None else flush)

@@ -42,6 +42,7 @@ from rules.core import RuleError, Session
 log = logging.getLogger(__name__)
 
 WINDOW = 50          # entries sent and not yet acknowledged, at most
+FLUSH = 10.0         # seconds a stopping box goes on sending to a broker it reaches
 
 
 class Outbox:
@@ -192,8 +193,11 @@ class Publisher:
         """Wait until everything stored so far is acknowledged by the broker (tests, shutdown)."""
         return self._idle.wait(timeout)
 
-    def stop(self, flush: float = 3.0) -> None:
-        """Send what is left for up to ``flush`` seconds, say the box is offline, disconnect."""
+    def stop(self, flush: float = FLUSH) -> None:
+        """Send what is left for up to ``flush`` seconds, say the box is offline, disconnect.
+
+        It does not wait while the broker is out of reach: the journal keeps what is left, and a
+        warning says how many entries the next start sends."""
         self._flush_until = time.monotonic() + flush
         self._stopping.set()
         self._wake.set()
@@ -256,11 +260,17 @@ class Publisher:
                 work.keep_marks()
                 if self.connected:
                     work.send()
+                stopping = self._stopping.is_set()   # first: what was stored before stop() is in the inbox now
                 with self._idle_lock:
-                    if work.settled() and self._inbox.empty():
+                    idle = work.settled() and self._inbox.empty()
+                    if idle:
                         self._idle.set()
-                if self._stopping.is_set() and (work.settled() or time.monotonic() > self._flush_until):
+                if stopping and (idle or time.monotonic() > self._flush_until
+                                 or (not self.connected and self.failure is not None)):
                     break
+            if not work.settled():
+                log.warning("%d entries are not yet at %s; the journal keeps them and the box's next start "
+                            "with --publish sends them", work.unsent(), self.broker.shown())
             if self.connected:
                 client.publish(topic_online(self.broker.prefix, self.box), self._online(False), qos=1,
                                retain=True).wait_for_publish(1.0)
@@ -425,6 +435,10 @@ class _Work:
     def settled(self) -> bool:
         return all(feed.settled() for feed in self.feeds.values()) and not self.state_due
 
+    def unsent(self) -> int:
+        """Entries read and not yet acknowledged by the broker."""
+        return sum(len(feed.seqs) - bisect.bisect_right(feed.seqs, feed.acked) for feed in self.feeds.values())
+
     def keep_marks(self) -> None:
         changed = {sid: seq for sid, seq in self.marks.items() if self.saved.get(sid) != seq}
         if changed:
@@ -438,13 +452,13 @@ class MqttTable(Presenter):
     Give it to the loop like any presenter (``run --publish`` and ``demo --publish`` do). At
     ``attach`` it starts the publisher on the loop's sessions database; after each turn it
     notes whether the journal grew (or a new session began) and, if so, tells the publisher,
-    which does the rest in its own thread. ``close`` sends what is left (a few seconds at most:
-    the rest goes at the next start) and marks the box offline.
+    which does the rest in its own thread. ``close`` sends what is left (``FLUSH`` seconds at most,
+    none while the broker is out of reach: the rest goes at the next start) and marks the box offline.
 
     :param make_publisher: ``make_publisher(sessions_path) -> Publisher`` (not started).
     """
 
-    def __init__(self, make_publisher: Callable[[Path], Publisher], *, flush: float = 3.0):
+    def __init__(self, make_publisher: Callable[[Path], Publisher], *, flush: float = FLUSH):
         self.make_publisher, self.flush = make_publisher, flush
         self.publisher: Publisher | None = None
         self.loop = None

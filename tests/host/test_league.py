@@ -283,7 +283,8 @@ def test_a_demo_box_publishes_and_the_league_page_shows_its_game(tmp_path):
         broker.stop()
     with SessionStore(tmp_path / "out" / "demo-sessions.db") as store:
         state = store.open(store.list()[0].id, get_game).state
-    assert standings_now["finished"] == 1 and standings_now["scoring"] == "rank:5/3/1"
+    assert standings_now["finished"] == 1, f"the league has no finished game; the demo said: {demo.stderr}"
+    assert standings_now["scoring"] == "rank:5/3/1"
     assert standings_now["boxes"] == {"kitchen": False}                  # the demo ended: offline
     best = standings_now["games"]["making-christmas"][0]
     assert [best["player"], best["wins"], best["score"]] == [state.winners[0], 1, 5]

@@ -130,7 +130,7 @@ def test_nothing_secret_goes_on_the_wire(tmp_path):
     assert final["status"] == PIG.status(table.state) and final["game"] == "secret-pig"
 
 
-def test_a_box_that_played_with_no_broker_sends_it_all_in_order_when_it_comes(tmp_path):
+def test_a_box_that_played_with_no_broker_sends_it_all_in_order_when_it_comes(tmp_path, caplog):
     port = free_port()
     url = f"mqtt://127.0.0.1:{port}/club"
     with SessionStore(tmp_path / "sessions.db") as store:
@@ -142,7 +142,10 @@ def test_a_box_that_played_with_no_broker_sends_it_all_in_order_when_it_comes(tm
         table.play({"type": "roll", "faces": ["4"]})
         publisher.notify(table.id)
         assert not publisher.wait_idle(0.5)
-        publisher.stop(flush=0.2)                    # the box is switched off; nothing reached a broker
+        switched_off = time.monotonic()
+        publisher.stop(flush=30)                     # the box is switched off; nothing reached a broker
+        assert time.monotonic() - switched_off < 5   # and it does not wait for a broker it cannot reach
+        assert f"3 entries are not yet at mqtt://127.0.0.1:{port}/club" in caplog.text and "next start" in caplog.text
         table.play({"type": "hold"})                 # and played on after the reboot, before publishing
         assert Outbox(tmp_path / "mqtt-outbox.db").marks() == {table.id: 0}
     broker = Mosquitto(tmp_path / "broker", port=port)
