@@ -222,7 +222,7 @@ class SessionStore:
         for entry in entries:
             try:
                 if entry.kind == EVENT:
-                    session.play(entry.body)
+                    session.replay(entry.body)
                 elif entry.kind == UNDO and session.events:
                     session.undo()
             except RuleError as exc:
@@ -444,7 +444,7 @@ class StoredSession:
                 if kind == EVENT:
                     self.session.undo()
                 else:
-                    self.session.play(undone)
+                    self.session.replay(undone)
             raise
 
     def close(self) -> None:

@@ -55,7 +55,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from .core import Chance, Event, Game, Option, RuleError, check_setup_keys
+from .core import Chance, Event, Game, Option, RuleError, check_setup_keys, event_keys
 from .dice import FACE_SETS
 from .placement import (ROMANCE_LOCATIONS, Exchange, Layout, LayoutError, PlacementError, UNMARKED, check_placement,
                         face_token, parse_layout, suggest, ways_to_pay)
@@ -893,6 +893,14 @@ EXPECTING = {
     "play": ("copy", "add_copied", "element", "melt", "place", "end_turn"),
 }
 
+# the keys each event may carry besides "type" (a dice event: "faces" read or typed, or "seed")
+EVENT_KEYS = event_keys(
+    declare=("use", "defer", "release"), roll=("faces", "seed"), copy=("player", "face"), add_copied=(),
+    element=("slot", "give", "get", "give_deferred", "get_deferred"), melt=("faces",),
+    place=("card", "faces", "cells", "reward"), penalty_roll=("faces", "seed"), end_turn=(),
+    fate_roll=("faces", "seed"), fate_choice=("take", "face"), title=("card", "side", "title", "text"),
+)
+
 HANDLERS = {
     "declare": _declare, "roll": _roll, "copy": _copy, "add_copied": _add_copied, "element": _element,
     "melt": _melt, "place": _place, "penalty_roll": _penalty_roll, "end_turn": _end_turn,
@@ -1255,6 +1263,7 @@ GAME = Game(
     scoreboard=scoreboard,
     to_json=to_json,
     event_types=tuple(HANDLERS),
+    event_keys=EVENT_KEYS,
     status=prompt,
     options=OPTIONS,
     chance=chance,

@@ -151,7 +151,9 @@ class Game:
     way the state changes. ``is_over(state)`` says whether the game has ended.
     ``scoreboard(state)`` gives rows for a readable table (first row = headers) and
     ``to_json(state)`` a JSON-able view for machines. ``status(state)``, when given, is
-    one line for people: whose turn it is, or who won.
+    one line for people: whose turn it is, or who won. ``event_keys``, when given, names
+    for each event type the keys it may carry besides ``"type"``: a new event with any
+    other key is refused (a typed ``"playr"`` is an error, not a key silently ignored).
     """
 
     name: str
@@ -165,6 +167,7 @@ class Game:
     scoreboard: Callable[[State], list[list[str]]]
     to_json: Callable[[State], Any]
     event_types: tuple[str, ...] = ()
+    event_keys: Mapping[str, frozenset[str]] | None = None
     status: Callable[[State], str] | None = None
     options: tuple[Option, ...] = ()
     chance: ChanceRule = no_chance
@@ -245,6 +248,26 @@ def check_event_shape(event: Any) -> Event:
     return event
 
 
+def event_keys(**keys_by_type: Iterable[str]) -> dict[str, frozenset[str]]:
+    """A game's ``event_keys``: ``event_keys(bid=("player", "amount"), pass_=("player",))``
+    (a trailing ``_`` lets a Python keyword name an event type)."""
+    return {kind.rstrip("_"): frozenset(keys) for kind, keys in keys_by_type.items()}
+
+
+def check_event_keys(game: "Game", event: Event) -> None:
+    """RuleError naming any key an event of its type does not take, and the keys it does.
+
+    Types the game does not list are left to ``apply`` (which says the type is unknown)."""
+    known = game.event_keys.get(event.get("type")) if game.event_keys else None
+    if known is None:
+        return
+    unknown = sorted(set(event) - known - {"type"})
+    if unknown:
+        takes = f"it takes {', '.join(sorted(known))}" if known else "it takes nothing but its type"
+        raise RuleError(f"a {event['type']!r} event has no {'key' if len(unknown) == 1 else 'keys'} "
+                        f"{', '.join(repr(k) for k in unknown)}; {takes}")
+
+
 def freeze_json(value: Any) -> Any:
     """A deep, canonical copy of a JSON value, so the log cannot be changed from outside."""
     return json.loads(json.dumps(value, sort_keys=True))
@@ -278,11 +301,21 @@ class Session:
     def check(self, event: Event) -> State:
         """The state ``event`` would lead to, without recording it (raises RuleError)."""
         event = freeze_json(check_event_shape(event))
+        check_event_keys(self.game, event)
         return self.game.apply(self.state, event)
 
     def play(self, event: Event) -> State:
         """Apply and record ``event``; on RuleError nothing changes."""
         event = freeze_json(check_event_shape(event))
+        check_event_keys(self.game, event)
+        return self._record(event)
+
+    def replay(self, event: Event) -> State:
+        """Apply and record an event a journal already holds: as :meth:`play`, but its keys
+        are not checked again, so a journal written by an older dicewatch still opens."""
+        return self._record(freeze_json(check_event_shape(event)))
+
+    def _record(self, event: Event) -> State:
         new_state = self.game.apply(self.state, event)
         self.events.append(event)
         self._states.append(new_state)
@@ -307,7 +340,9 @@ def fold(game: Game, setup_options: Mapping[str, Any], events: Iterable[Event]) 
     """The state after ``events``, without keeping the intermediate states."""
     state = game.setup(freeze_json(dict(setup_options)))
     for event in events:
-        state = game.apply(state, freeze_json(check_event_shape(event)))
+        event = freeze_json(check_event_shape(event))
+        check_event_keys(game, event)
+        state = game.apply(state, event)
     return state
 
 

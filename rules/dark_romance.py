@@ -66,7 +66,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys, event_keys
 from rules.dark_romance_board import (COIN_NAMES, COINS, FAMILY_OF, POETS, ROLE_NAMES, ROLES, RULES_OF_THE_TEXT,
                                       SIDE_COINS, SIDES, STATED, BoardError, check_board, coin_id, family_words,
                                       merged, role_id)
@@ -352,6 +352,11 @@ def next_game_setup(setup_options: Mapping[str, Any], state: State) -> dict[str,
 
 
 # -- events ----------------------------------------------------------------------------------------
+# the keys each event may carry besides "type"
+EVENT_KEYS = event_keys(role=("player", "role"), draw_roles=("seed",), scene=("player", "category"),
+                        react=("player", "coins"), visit=("player", "courtier", "pay"), push=("player", "coin"),
+                        pull=("player", "coin"), done=("player",), end_turn=("player",),
+                        win_condition=("role", "against", "coin"))
 EVENT_TYPES = ("role", "draw_roles", "scene", "react", "visit", "push", "pull", "done", "end_turn", "win_condition")
 
 
@@ -852,5 +857,5 @@ def scoreboard(state: State) -> list[list[str]]:
 
 
 GAME = Game(name=NAME, title="Dark Romance", min_players=2, max_players=2, dice=None, setup=setup, apply=apply,
-            is_over=is_over, scoreboard=scoreboard, to_json=to_json, event_types=EVENT_TYPES, status=status,
-            options=OPTIONS, legal_events=legal_events, view=view, event_view=event_view)
+            is_over=is_over, scoreboard=scoreboard, to_json=to_json, event_types=EVENT_TYPES, event_keys=EVENT_KEYS,
+            status=status, options=OPTIONS, legal_events=legal_events, view=view, event_view=event_view)

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys, event_keys
 
 NAME = "dream-factory"
 ROUNDS = 4
@@ -372,6 +372,9 @@ def _new_screenplay(ident: str, data: Mapping[str, Any], owner: int) -> Screenpl
 
 
 # -- events ----------------------------------------------------------------------------------------
+# the keys each event may carry besides "type"
+EVENT_KEYS = event_keys(reveal=("tile",), bid=("player", "amount"), pass_=("player",), pick=("player", "tile"),
+                        place=("player", "tile", "screenplay", "space"), discard=("player", "tile"))
 EVENT_TYPES = ("reveal", "bid", "pass", "pick", "place", "discard")
 
 
@@ -837,5 +840,5 @@ def scoreboard(state: State) -> list[list[str]]:
 
 
 GAME = Game(name=NAME, title="Dream Factory", min_players=2, max_players=5, dice=None, setup=setup, apply=apply,
-            is_over=is_over, scoreboard=scoreboard, to_json=to_json, event_types=EVENT_TYPES, status=status,
-            options=OPTIONS, legal_events=legal_events, view=view)
+            is_over=is_over, scoreboard=scoreboard, to_json=to_json, event_types=EVENT_TYPES, event_keys=EVENT_KEYS,
+            status=status, options=OPTIONS, legal_events=legal_events, view=view)

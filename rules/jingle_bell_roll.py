@@ -60,7 +60,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from .core import Chance, Event, Game, Option, RuleError, check_setup_keys
+from .core import Chance, Event, Game, Option, RuleError, check_setup_keys, event_keys
 from .jingle_bell_roll_cards import (BELL, CHARACTERS, COOKIE, FACES, GIFT, GIFT_CARDS, LETTER_REROLL, LIST,
                                      MILK, STOCKING, Ability, change_options, check_change, lookup)
 
@@ -486,6 +486,9 @@ def score(state: State, event: Mapping[str, Any]) -> State:
     return end_turn(replace(state, history=state.history + (record,)))
 
 
+# the keys each event may carry besides "type"
+EVENT_KEYS = event_keys(choose_character=("player", "character"), roll=("player", "faces", "rerolled"),
+                        reroll=("player", "with", "faces"), score=("player", "uses", "gift_recipients", "letter"))
 EVENTS = {"choose_character": choose_character, "roll": roll, "reroll": reroll, "score": score}
 
 
@@ -1148,6 +1151,7 @@ GAME = Game(
     scoreboard=scoreboard,
     to_json=to_json,
     event_types=tuple(EVENTS),
+    event_keys=EVENT_KEYS,
     status=status,
     options=OPTIONS,
     chance=chance,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Mapping
 
-from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys
+from rules.core import Game, Option, PUBLIC, RuleError, check_setup_keys, event_keys
 
 NAME = "making-christmas"
 UNKNOWN = "?"          # a card lies there, but nobody told the box which
@@ -52,6 +52,10 @@ DEFAULT_GOALS = {"vampire-teddy": 3, "vampire-teddy-arrows": 1, "zombie-duck": 3
                  "jack-in-the-box": 3, "jack-in-the-box-arrows": 1, "nesting-doll": 3, "nesting-doll-arrows": 1,
                  "any-across": 2, "any-down": 2}                                                # 20 cards
 
+# the keys each event may carry besides "type"
+EVENT_KEYS = event_keys(goal=("slot", "goal"), lay=("space", "part"), hold=("player", "card", "part"),
+                        swap=("spaces",), swap_hand=("space", "card"), replace=("space",),
+                        complete=("slot", "toy", "spaces"), end_turn=("exchange",))
 EVENT_TYPES = ("goal", "lay", "hold", "swap", "swap_hand", "replace", "complete", "end_turn")
 
 
@@ -571,5 +575,5 @@ def scoreboard(state: State) -> list[list[str]]:
 
 GAME = Game(name=NAME, title="Making Christmas", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, dice=None,
             setup=setup, apply=apply, is_over=is_over, scoreboard=scoreboard, to_json=to_json,
-            event_types=EVENT_TYPES, status=status, options=OPTIONS, legal_events=legal_events, view=view,
+            event_types=EVENT_TYPES, event_keys=EVENT_KEYS, status=status, options=OPTIONS, legal_events=legal_events, view=view,
             event_view=event_view)

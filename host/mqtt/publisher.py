@@ -97,7 +97,7 @@ class TableFeed:
                 continue   # the box's own notes stay on the box
             try:
                 if entry.kind == EVENT:
-                    self.session.play(entry.body)
+                    self.session.replay(entry.body)
                     public = self.game.event_view(entry.body, None)
                 else:
                     public = self.game.event_view(self.session.undo(), None) if self.session.events else None

@@ -174,7 +174,7 @@ def face_counts(path: Path | str, games: Callable[[str], Game] = get_game) -> di
                     continue
                 before = session.state
                 try:
-                    session.play(event)
+                    session.replay(event)
                 except Exception:  # noqa: BLE001 - the rules changed since: stop this session here
                     break
                 thrown = thrown_faces(game, before, event)

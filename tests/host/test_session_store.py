@@ -63,6 +63,20 @@ def test_resume_replays_events_undos_and_ignores_notes(store):
     assert store.open(table.id, get_game).state.players[0].points == 4 + 7 + 1 + 2
 
 
+def test_a_journal_from_an_older_dicewatch_opens_though_new_events_must_use_known_keys(store):
+    """An event stored with a key the rules now refuse (an older dicewatch wrote it) is replayed:
+    nothing stored is lost. A new event with a key of no use (a typo) is refused, not stored."""
+    table = store.create(GAME, {"players": ["Ann", "Ben"]})
+    store.append(table.id, 1, "event", {**ROLL, "read_by": "an older reader"})
+    reopened = store.open(table.id, get_game)
+    assert reopened.state.turn.faces == tuple(ROLL["faces"])
+    with pytest.raises(RuleError, match=r"a 'score' event has no key 'gift_recipient'; it takes gift_recipients"):
+        reopened.play({"type": "score", "uses": [], "gift_recipient": ["Ben"]})
+    assert len(store.entries(table.id)) == 1
+    reopened.play(SCORE)
+    assert store.open(table.id, get_game).state.players[0].points > 0
+
+
 def test_list_latest_and_closed(store):
     first = store.create(GAME, {"players": ["Ann", "Ben"]})
     second = store.create(GAME, {"players": ["Cy", "Dee"]})

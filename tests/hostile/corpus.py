@@ -292,7 +292,7 @@ def cases() -> list[Case]:
         "unknown game": jsonl({**JBR_HEADER, "game": "chess"}), "bad setup": jsonl({**JBR_HEADER, "setup": 3}),
         "one player": jsonl({**JBR_HEADER, "setup": {"players": ["Ann"]}}),
         "illegal event": jsonl(JBR_HEADER, {"type": "score"}), "unknown event": jsonl(JBR_HEADER, {"type": "dance"}),
-        "event not object": jsonl(JBR_HEADER, "[1]"), "wrong faces": jsonl(JBR_HEADER, {"type": "roll", "faces": ["X"]}),
+        "event not object": jsonl(JBR_HEADER, "[1]"), "misspelt key": jsonl(JBR_HEADER, {**ROLL, "playr": "Ann"}), "wrong faces": jsonl(JBR_HEADER, {"type": "roll", "faces": ["X"]}),
         "too many faces": jsonl(JBR_HEADER, {"type": "roll", "faces": ["MILK"] * 1000}),
         "deep nesting": jsonl(JBR_HEADER, deep_json(100000)), "huge number": jsonl(JBR_HEADER, "1" + "0" * 100000),
         "binary": raw(b"\x00\xff\xfe\n"), "nan": jsonl(JBR_HEADER, '{"type": "roll", "faces": NaN}'),

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 from rules import get_game
-from rules.core import (Game, ReplayError, RuleError, Session, check_event_shape, fold, format_table,
-                        load_replay)
+from rules.core import (Game, ReplayError, RuleError, Session, check_event_keys, check_event_shape, event_keys,
+                        fold, format_table, load_replay)
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,34 @@ def test_check_event_shape():
     assert check_event_shape({"type": "x"}) == {"type": "x"}
     with pytest.raises(RuleError, match="JSON object"):
         check_event_shape(3)
+
+
+KEYED = Game(name="keyed", title="Keyed tally", min_players=1, max_players=1, dice=None, setup=_setup,
+             apply=_apply, is_over=TOY.is_over, scoreboard=TOY.scoreboard, to_json=TOY.to_json,
+             event_types=("add",), event_keys=event_keys(add=("n",), pass_=()))
+
+
+def test_a_new_event_with_a_key_its_type_does_not_take_is_refused_and_named():
+    session = Session(KEYED, {})
+    with pytest.raises(RuleError, match=r"a 'add' event has no key 'm'; it takes n"):
+        session.play({"type": "add", "n": 2, "m": 3})
+    with pytest.raises(RuleError, match=r"has no keys 'by', 'm'; it takes n"):
+        session.check({"type": "add", "by": "Ann", "m": 3})
+    with pytest.raises(RuleError, match="it takes nothing but its type"):
+        check_event_keys(KEYED, {"type": "pass", "n": 1})
+    with pytest.raises(RuleError, match="'m'"):
+        fold(KEYED, {}, [{"type": "add", "n": 1, "m": 1}])
+    assert session.events == [] and session.state == Tally(0)
+    check_event_keys(KEYED, {"type": "dance", "music": "loud"})   # an unknown type: apply's to refuse
+    check_event_keys(TOY, {"type": "add", "n": 1, "m": 1})        # a game that lists no keys takes any
+
+
+def test_an_event_a_journal_already_holds_is_replayed_whatever_its_keys():
+    session = Session(KEYED, {})
+    session.replay({"type": "add", "n": 2, "note": "written by an older dicewatch"})
+    assert session.state == Tally(2, (2,)) and session.events[0]["note"] == "written by an older dicewatch"
+    with pytest.raises(RuleError, match="below zero"):          # the rules themselves still hold
+        session.replay({"type": "add", "n": -5})
 
 
 def test_format_table_aligns_columns():

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rules
 from rules import christmas_romance as cr
 from rules import jingle_bell_roll as jbr
-from rules.core import PUBLIC, Chance, Game, OptionError, RuleError, Session, no_chance
+from rules.core import PUBLIC, Chance, Game, OptionError, RuleError, Session, check_event_keys, no_chance
 from rules.dice import FACE_SETS
 from rules.jingle_bell_roll_cards import CHARACTERS
 
@@ -46,6 +46,19 @@ def thrown(chance: Chance, faces) -> dict:
 def test_a_game_without_dice_throws_nothing_even_for_a_chosen_event():
     assert no_chance(object()) is None
     assert no_chance(object(), {"type": "reroll"}) is None
+
+
+@pytest.mark.parametrize("name", rules.GAME_MODULES)
+def test_every_game_names_the_keys_of_each_of_its_events(name):
+    """A misspelt key in a typed or phoned-in event is refused, never silently dropped: every
+    built-in game lists the keys of every event type it has (the random games below play
+    only events within them)."""
+    game = rules.get_game(name)
+    assert set(game.event_keys) == set(game.event_types)
+    for kind, keys in game.event_keys.items():
+        check_event_keys(game, {"type": kind, **{key: None for key in keys}})
+        with pytest.raises(RuleError, match=f"a '{kind}' event has no key 'plaer'"):
+            check_event_keys(game, {"type": kind, "plaer": "Ann"})
 
 
 def test_a_chance_counts_its_standing_dice_and_puts_them_in_the_event():
