@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from rules.core import PUBLIC, Chance, Game, Option, RuleError
+from rules.core import PUBLIC, Chance, Game, Option, RuleError, event_keys
 
 NAME = "secret-pig"
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -170,5 +170,6 @@ def scoreboard(state: State) -> list[list[str]]:
 
 GAME = Game(name=NAME, title="Secret Pig", min_players=2, max_players=4, dice="d6-pips", setup=setup, apply=apply,
             is_over=is_over, scoreboard=scoreboard, to_json=lambda state: view(state, PUBLIC),
-            event_types=("lucky", "roll", "hold"), status=status, options=OPTIONS, chance=chance,
+            event_types=("lucky", "roll", "hold"), event_keys=event_keys(lucky=("player", "face"), roll=("faces",), hold=()),
+            status=status, options=OPTIONS, chance=chance,
             legal_events=legal_events, view=view, event_view=event_view)
