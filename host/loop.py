@@ -274,7 +274,12 @@ class TableLoop:
         self.plays.home()
 
     def start(self) -> None:
-        """First screen: the setup questions, or the table as it stands (after --resume)."""
+        """First screen: the setup questions, or the table as it stands (after --resume).
+
+        A game that ended but is not marked finished (the power went between its last event
+        and that mark) is marked now, so that it leaves Resume and ``--resume latest``."""
+        if self.game.is_over(self.state) and not self.table.store.is_closed(self.table.id):
+            self.table.close()
         self.plays.start()
 
     # -- answers not yet events, journalled so that --resume continues exactly there ------------

@@ -232,6 +232,12 @@ class SessionStore:
         return StoredSession(self, session_id, session, entries)
 
     @guarded
+    def is_closed(self, session_id: str) -> bool:
+        """Whether the session is marked finished (False for an unknown id)."""
+        row = self._db.execute("SELECT closed FROM sessions WHERE id=?", (session_id,)).fetchone()
+        return row is not None and row[0] is not None
+
+    @guarded
     def latest(self, game: str | None = None, open_only: bool = True) -> str | None:
         """Id of the most recent session (of ``game``; not closed) or None."""
         for info in self.list():
