@@ -19,11 +19,9 @@ table as it is then, so that two phones (or a phone and the knob) never apply on
 from __future__ import annotations
 
 import concurrent.futures
-import hmac
 import json
 import logging
 import queue
-import secrets
 import threading
 import time
 from dataclasses import dataclass
@@ -31,15 +29,12 @@ from typing import Any, Callable
 
 from host.presenters import ERROR, SLEEP, DieView, Presenter, Screen, Status
 from host.session_store import EVENT, UNDO
+from host.web.seats import Refused, SeatBook, seats_file
 
 log = logging.getLogger(__name__)
 
 BUTTONS = ("score", "undo", "next", "push", "left", "right")
 ELSEWHERE_SECONDS = 2.0   # the other games and the die sets are looked up again at most this often
-
-
-class Refused(Exception):
-    """An action from the page that was not taken; the message says why (for the person)."""
 
 
 @dataclass(frozen=True)
@@ -73,13 +68,13 @@ class WebTable(Presenter):
     :param pace: seconds to sleep in the loop's thread once each stored event has been shown
         (the demo played at a pace a person can watch; 0: not at all).
 
-    Each player's private link (``/me/TOKEN``) is given once, to the first phone that takes
-    that player's seat on the Join page (:meth:`claim`); it is never printed, logged or shown
-    anywhere else. The phone that holds a seat may give it up (:meth:`leave`), which makes a
-    new link; a player whose phone is lost takes the seat over from another phone
-    (:meth:`take_over`: the old link stops working, and the box's own screen says so to the
-    whole table, so a seat cannot change hands unnoticed); a new game with other players makes
-    new seats.
+    Each player's private link (``/me/TOKEN``) is made for the first phone that takes that
+    player's seat on the Join page (:meth:`claim`); it is never printed, logged or shown
+    anywhere else. The phone that holds a seat may give it up (:meth:`leave`), which kills the
+    link; a player whose phone is lost takes the seat over from another phone (:meth:`take_over`:
+    the old link stops working, and the box's own screen says so to the whole table, so a seat
+    cannot change hands unnoticed); a new game with other players makes new seats. The seats
+    are kept on disk (host/web/seats.py): a box that restarts on the same game keeps them.
     """
 
     def __init__(self, *, pace: float = 0.0, sleep: Callable[[float], None] = time.sleep):
@@ -94,8 +89,7 @@ class WebTable(Presenter):
         self._screen: Screen | None = None
         self._state = None
         self._game = None
-        self.tokens: dict[str, str] = {}                # token -> player
-        self.claimed: set[str] = set()                  # the players whose seat a phone has taken
+        self.book = SeatBook(None)                      # the seats (host/web/seats.py), at attach kept on disk
         self._said: list[Screen] = []                   # screens for the box, from the server's thread
         self._actions: "queue.Queue[tuple[int, str, concurrent.futures.Future]]" = queue.Queue()
         self._subscribers: set = set()
@@ -106,7 +100,9 @@ class WebTable(Presenter):
     def attach(self, loop) -> None:
         self.loop = loop
         self.sessions_path = getattr(getattr(loop.table, "store", None), "path", None)  # the Dice page reads it
-        self._new_seats([str(p) for p in loop.table.session.setup_options.get("players", [])])
+        with self._lock:
+            self.book = SeatBook(seats_file(self.sessions_path) if self.sessions_path is not None else None)
+            self.book.sit(loop.table.id, self._players(loop))
         self.running = True
         self._refresh()
 
@@ -253,15 +249,14 @@ class WebTable(Presenter):
         return self._elsewhere_found
 
     def _new_session(self, loop) -> None:
-        """A new game began (a new session): new seats when the players changed."""
-        players = [str(p) for p in loop.table.session.setup_options.get("players", [])]
-        if sorted(players) != sorted(self.tokens.values()):
-            self._new_seats(players)
-
-    def _new_seats(self, players: list[str]) -> None:
+        """Another game at the table (a new or resumed session): its own seats if the box kept
+        them, else the seats held now when the players are the same, else new seats."""
         with self._lock:
-            self.tokens = {secrets.token_urlsafe(18): player for player in players}
-            self.claimed = set()
+            self.book.sit(loop.table.id, self._players(loop), keep=True)
+
+    @staticmethod
+    def _players(loop) -> list[str]:
+        return [str(p) for p in loop.table.session.setup_options.get("players", [])]
 
     @staticmethod
     def _elsewhere(loop) -> tuple[tuple, tuple[str, ...]]:
@@ -297,40 +292,25 @@ class WebTable(Presenter):
 
     def player_of(self, token: str) -> str | None:
         """The player whose private link carries ``token`` (compared in constant time), or None."""
-        found = None
-        for known, player in list(self.tokens.items()):
-            if hmac.compare_digest(known.encode(), token.encode()):
-                found = player
-        return found
+        with self._lock:
+            return self.book.holder(token)
 
     def seats(self) -> list[tuple[str, bool]]:
         """Each player, and whether a phone has taken their seat (public: says no secret)."""
         with self._lock:
-            return [(player, player in self.claimed) for player in self.tokens.values()]
+            return self.book.seats()
 
     def claim(self, player: str) -> str:
-        """Give ``player``'s private link to the phone asking, if no phone holds that seat yet:
-        its token (Refused otherwise)."""
+        """Give ``player``'s seat to the phone asking, if no phone holds it yet: the token of its
+        private link (Refused otherwise)."""
         with self._lock:
-            for token, name in self.tokens.items():
-                if name == player:
-                    if player in self.claimed:
-                        raise Refused(f"{player}'s seat is already taken by a phone; if that phone is "
-                                      "lost, start a new game (Controls) to make new seats")
-                    self.claimed.add(player)
-                    return token
-        raise Refused(f"there is no player {player!r} at this table")
+            return self.book.claim(player)
 
     def take_over(self, player: str) -> str:
         """Move ``player``'s taken seat to the phone asking (a lost or dead phone): a new link,
         the old one dead, and the box's screen telling the table. Returns the new token."""
         with self._lock:
-            if player not in self.tokens.values():
-                raise Refused(f"there is no player {player!r} at this table")
-            if player not in self.claimed:
-                raise Refused(f"{player}'s seat is free: take it with the button above")
-            fresh = secrets.token_urlsafe(18)
-            self.tokens = {(fresh if name == player else t): name for t, name in self.tokens.items()}
+            fresh = self.book.take_over(player)
             self._said.append(Screen("prompt", title=f"{player}'s seat moved to another phone",
                                      lines=(f"{player}'s old phone page no longer works",
                                             f"if {player} did not ask for it, say so now"),
@@ -340,14 +320,8 @@ class WebTable(Presenter):
     def leave(self, token: str) -> str:
         """The phone holding ``token`` gives up its seat: that link stops working, and the seat
         can be taken again (with a new link). Returns the player."""
-        player = self.player_of(token)
-        if player is None:
-            raise Refused("that link is not a seat at this table")
         with self._lock:
-            self.tokens = {(secrets.token_urlsafe(18) if name == player else t): name
-                           for t, name in self.tokens.items()}
-            self.claimed.discard(player)
-        return player
+            return self.book.leave(token)
 
     def private(self, player: str) -> tuple[Any, tuple[tuple[str, dict], ...], int]:
         """What ``player`` alone may see now, the choices only they may make, and the sequence

@@ -40,8 +40,10 @@ class LiveTable:
     the box: the tests reach it only through the page, and ``call`` for what a player does
     at the box (run in the loop's thread)."""
 
-    def __init__(self, path, players=("Ann", "Ben")):
+    def __init__(self, path, players=("Ann", "Ben"), resume: str | None = None):
+        self.resume = resume
         self.web = WebTable()
+        self.links: dict[str, str] = {}
         self.screens = RecordingPresenter()
         self.calls: "queue.Queue" = queue.Queue()
         self.stop = threading.Event()
@@ -52,7 +54,8 @@ class LiveTable:
 
     def _run(self, path, players):
         with SessionStore(path) as store:
-            table = store.create(get_game("secret-pig"), {"players": players, "target": 10})
+            table = store.open(self.resume, get_game) if self.resume else \
+                store.create(get_game("secret-pig"), {"players": players, "target": 10})
             self.loop = TableLoop(table, presenters=[self.screens, self.web])
             self.loop.start()
             self.ready.set()
@@ -73,7 +76,11 @@ class LiveTable:
         return self.call(lambda loop: [dict(e) for e in loop.table.session.events])
 
     def token_of(self, player: str) -> str:
-        return next(token for token, name in self.web.tokens.items() if name == player)
+        """``player``'s private link token: the first time, their seat is taken here, as a phone
+        would take it on /join."""
+        if player not in self.links:
+            self.links[player] = self.web.claim(player)
+        return self.links[player]
 
     def close(self):
         self.stop.set()
@@ -251,7 +258,8 @@ def test_names_players_typed_are_shown_as_text(tmp_path):
 def test_a_wrong_private_link_is_not_found_and_says_nothing_of_it(live, client):
     answer = client.get("/me/guessed-token-123")
     assert answer.status_code == 404 and "guessed-token-123" not in answer.text
-    assert all(token not in text for token in live.web.tokens for text in public_answers(client).values())
+    tokens = [live.token_of(player) for player in ("Ann", "Ben")]
+    assert all(token not in text for token in tokens for text in public_answers(client).values())
 
 
 def test_away_from_loopback_the_pin_is_needed_and_its_tries_are_limited(live):

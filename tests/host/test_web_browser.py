@@ -140,6 +140,11 @@ def browser(tmp_path_factory, request):
         one.quit()
 
 
+def link_token(url: str) -> str:
+    """The token of a private link ``.../me/TOKEN``."""
+    return url.rsplit("/me/", 1)[1].split("/")[0].split("?")[0]
+
+
 class LoopThread:
     """A table whose loop runs in its own thread (the store made there too), as at the box;
     ``call`` runs what a player does at the box in the loop's thread."""
@@ -191,9 +196,6 @@ class LoopThread:
 
     def events(self) -> list[dict]:
         return self.call(lambda loop: [dict(e) for e in loop.table.session.events])
-
-    def token_of(self, player: str) -> str:
-        return next(token for token, name in self.web.tokens.items() if name == player)
 
     def eink_pngs(self) -> list[Path]:
         return sorted(self.panel.folder.glob("*.png"))
@@ -315,7 +317,7 @@ def test_a_second_players_browser_reaches_nothing_of_the_first_players_secret(se
         phone.wait_for(lambda: f"{player}'s own view" in phone.main_text(), f"{player}'s own page")
         phone.shot(f"{player.lower()}-took-the-seat")
     ann_link, ben_link = ann.driver.current_url, ben.driver.current_url
-    assert ann_link == f"{pig_url}/me/{secret_pig.token_of('Ann')}"
+    assert ann_link.startswith(f"{pig_url}/me/") and secret_pig.web.player_of(link_token(ann_link)) == "Ann"
     ben.get(f"{pig_url}/join")
     assert not ben.driver.find_elements(By.XPATH, "//button[normalize-space(.)='I am Ann']")   # not Ben's to take
     assert "Every seat is taken" in ben.text()
@@ -326,7 +328,7 @@ def test_a_second_players_browser_reaches_nothing_of_the_first_players_secret(se
     ann.wait_for(lambda: '"Ann": "5"' in ann.main_text(), "Ann's page to show her lucky face")
     ann.shot("ann-chose")
     secret = ['"Ann": "5"', "&quot;Ann&quot;: &quot;5&quot;", "player Ann: face", "Ann's own view"]
-    token = secret_pig.token_of("Ann")
+    token = link_token(ann_link)
     tries = [ben_link, f"{pig_url}/me/", f"{pig_url}/me/{secrets.token_urlsafe(18)}",
              f"{pig_url}/me/{token[:-1]}{'A' if token[-1] != 'A' else 'B'}", f"{pig_url}/me/{token[:8]}",
              f"{pig_url}/", f"{pig_url}/controls", f"{pig_url}/history",
@@ -356,13 +358,14 @@ def test_dark_romance_the_second_players_browser_never_sees_the_first_players_ro
             phone.get(f"{url}/join")
             phone.driver.find_element(By.XPATH, f"//button[normalize-space(.)='I am {player}']").click()
             phone.wait_for(lambda: "You have not entered your role yet" in phone.main_text(), f"{player}'s page")
-        edgar_page = edgar.driver.current_url
+        edgar_page, mary_page = edgar.driver.current_url, mary.driver.current_url
         offered = sorted(b.text for b in edgar.driver.find_elements(By.CSS_SELECTOR, "main button"))
         mary.driver.find_element(By.XPATH, "//button[normalize-space(.)=\"Mary's role: the Swindleress\"]").click()
         mary.wait_for(lambda: "You are the Swindleress." in mary.main_text(), "Mary's role on her page")
         mary.shot("mary-entered-her-role")
         assert table.events() == [{"type": "role", "player": "Mary", "role": "swindleress"}]
-        token = table.token_of("Mary")
+        token = link_token(mary_page)
+        assert table.web.player_of(token) == "Mary"
         edgar.get(edgar_page)   # his own page offers him the same cards as before (every card of the scenario)
         edgar.wait_for(lambda: "Edgar's own view" in edgar.main_text(), "Edgar's page")
         assert sorted(b.text for b in edgar.driver.find_elements(By.CSS_SELECTOR, "main button")) == offered

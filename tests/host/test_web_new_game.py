@@ -41,7 +41,7 @@ def test_a_new_game_with_a_name_holding_html_starts_through_the_loop(live, clien
     assert live.call(lambda loop: loop.table.session.events) == []
     table = client.get("/").text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in table and EVIL not in table
-    assert sorted(live.web.tokens.values()) == sorted(["Cy", EVIL])     # new private links for the new players
+    assert sorted(live.web.seats()) == sorted([("Cy", False), (EVIL, False)])   # new seats for the new players
     assert client.get("/api/state").json()["status"] == "Cy: pick a lucky face"
 
 

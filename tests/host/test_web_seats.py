@@ -43,15 +43,16 @@ def test_a_seat_is_taken_once_and_its_link_given_only_to_that_phone(live, client
     page = client.get("/join").text
     assert "I am Ann" in page and "I am Ben" in page and "/me/" not in page
     ann = take(client, "Ann")
-    assert ann.status_code == 303 and ann.headers["location"] == f"/me/{live.token_of('Ann')}"
+    link = ann.headers["location"]
+    assert ann.status_code == 303 and link.startswith("/me/") and live.web.player_of(link[len("/me/"):]) == "Ann"
     again = take(client, "Ann")
-    assert again.status_code == 409 and "already taken" in again.text and live.token_of("Ann") not in again.text
+    assert again.status_code == 409 and "already taken" in again.text and link not in again.text
     page = client.get("/join").text
     assert "I am Ann<" not in page and "Seats taken: Ann" in page
     assert take(client, "Zed").status_code == 409
     public = [client.get(path).text for path in ("/", "/controls", "/history", "/history.jsonl", "/join",
                                                  "/api/state")]
-    assert not any(live.token_of(p) in text for p in ("Ann", "Ben") for text in public)
+    assert not any(link[len("/me/"):] in text for text in public)
 
 
 def test_a_seat_given_up_kills_its_link_and_can_be_taken_again(live, client):
@@ -82,14 +83,61 @@ def test_a_seat_taken_over_from_a_lost_phone_kills_the_old_link_and_the_box_tell
 def test_joining_needs_the_same_origin(live, client):
     refused = client.post("/join", data={"seq": seq_of(client), "player": "Ann"},
                           headers={"origin": "http://evil.example"}, follow_redirects=False)
-    assert refused.status_code == 403 and "Ann" not in live.web.claimed
+    assert refused.status_code == 403 and ("Ann", False) in live.web.seats()
 
 
 def test_new_players_make_new_seats(live, client):
     take(client, "Ann")
     live.call(lambda loop: loop.new_game({"players": ["Cy", "Dee"], "target": 10}))
     client.get("/")
-    assert [p for p, _ in live.web.seats()] == ["Cy", "Dee"] and not live.web.claimed
+    assert live.web.seats() == [("Cy", False), ("Dee", False)]
+
+
+def test_the_seats_survive_a_restart_and_no_other_phone_takes_one_quietly_meanwhile(tmp_path):
+    """A power cut mid-game: the box comes back on the same game with the seats it had. Ann's
+    phone link works again; Ben's phone cannot take Ann's seat as if it were free (only take
+    it over, which the box tells the whole table)."""
+    first = LiveTable(tmp_path / "s.db")
+    try:
+        client = TestClient(make_app(first.web, loopback=True, pin=None, reply_timeout=5.0))
+        ann_link = take(client, "Ann").headers["location"]
+        session = first.call(lambda loop: loop.table.id)
+    finally:
+        first.close()
+    kept = (tmp_path / "s.db.seats.json")
+    assert kept.stat().st_mode & 0o777 == 0o600 and ann_link[len("/me/"):] not in kept.read_text()
+    again = LiveTable(tmp_path / "s.db", resume=session)
+    try:
+        client = TestClient(make_app(again.web, loopback=True, pin=None, reply_timeout=5.0))
+        assert client.get(ann_link).status_code == 200 and "Ann's own view" in client.get(ann_link).text
+        assert again.web.seats() == [("Ann", True), ("Ben", False)]
+        assert take(client, "Ann").status_code == 409 and take(client, "Ben").status_code == 303
+    finally:
+        again.close()
+    other_game = LiveTable(tmp_path / "s.db")          # a new game, even with the same players: new seats
+    try:
+        assert other_game.web.seats() == [("Ann", False), ("Ben", False)]
+        assert other_game.web.player_of(ann_link[len("/me/"):]) is None
+    finally:
+        other_game.close()
+
+
+def test_a_seat_file_that_cannot_be_read_or_written_costs_only_the_seats(tmp_path, caplog):
+    from host.web.seats import SeatBook
+    path = tmp_path / "s.db.seats.json"
+    path.write_text('{"version": 1, "session": "x", "seats": {"Ann": "not a hash"}}')
+    book = SeatBook(path)
+    book.sit("x", ["Ann", "Ben"])
+    assert book.seats() == [("Ann", False), ("Ben", False)] and "cannot be read" in caplog.text
+    token = book.claim("Ann")
+    assert SeatBook(path)._kept("x", ["Ben", "Ann"]) == {"Ann": book.held["Ann"], "Ben": None}
+    caplog.clear()
+    stuck = SeatBook(tmp_path / "no-such-folder" / "s.db.seats.json")
+    stuck.sit("x", ["Ann"])
+    held = stuck.claim("Ann")
+    stuck.leave(held)
+    assert stuck.seats() == [("Ann", False)] and caplog.text.count("cannot be kept") == 1
+    assert token not in caplog.text and book.held["Ann"] not in caplog.text
 
 
 def test_controls_resume_another_unfinished_game(tmp_path):
