@@ -3,6 +3,7 @@ store rebuilt after a restart, the page and the command line; and the example Mo
 (a box writes only its own topics, the league only reads and asks again)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -314,3 +315,59 @@ def test_the_page_shows_names_as_text(tmp_path):
     page = TestClient(make_app(league)).get("/").text
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     league.store.close()
+
+
+def test_a_box_running_with_publish_in_its_config_sends_its_whole_journal_across_a_restart(tmp_path, dicewatch_home):
+    """`dicewatch run` as a box runs it: `[box] publish` in the config, the synthetic camera
+    throwing, stopped by SIGTERM; the throw undone while it was off the network; resumed and
+    stopped again. The league holds every event and undo of the journal, in one unbroken chain."""
+    import os
+    from host.session_store import SessionStore
+    from rules import get_game
+    from tests.host.sigterm_run import run_then_sigterm
+    need_mosquitto()
+    calibrate = subprocess.run([sys.executable, "-m", "host.cli", "calibrate", "--camera", "synthetic:3"],
+                               env=dict(os.environ, DICEWATCH_HOME=str(dicewatch_home)),
+                               capture_output=True, text=True, timeout=120)
+    assert calibrate.returncode == 0, calibrate.stderr     # the tray found: the synthetic throws are read
+    broker = Mosquitto(tmp_path / "broker")
+    (dicewatch_home / "config.toml").write_text(f'[box]\nname = "attic"\npublish = "{broker.url("club")}"\n')
+    league = League(parse_broker_url(broker.url("club")), tmp_path / "league.db", parse_scoring("3/1/0")).start()
+    try:
+        args = ["--players", "Ann,Ben", "--camera", "synthetic:3", "--no-gpio", "--no-characters", "--quiet"]
+        def stored_a_throw() -> bool:   # read only: the box is writing
+            import sqlite3
+            try:
+                with contextlib.closing(sqlite3.connect(f"file:{dicewatch_home / 'sessions.db'}?mode=ro", uri=True)) as db:
+                    return db.execute("SELECT COUNT(*) FROM journal WHERE kind = 'event'").fetchone()[0] > 0
+            except sqlite3.Error:   # not made yet
+                return False
+
+        for run in range(2):
+            status, _, err = run_then_sigterm(args + (["--resume"] if run else []), dicewatch_home,
+                                              tmp_path / f"screens-{run}", settle=2.0,
+                                              until=stored_a_throw if run == 0 else None)
+            assert status == 0 and "Traceback" not in err, err
+            if run == 0:   # the throw taken back while the box was off the network: sent when it is back
+                with SessionStore(dicewatch_home / "sessions.db") as store:
+                    (info,) = store.list()
+                    table = store.open(info.id, get_game)
+                    assert [e.kind for e in table.entries if e.kind in ("event", "undo")] == ["event"], \
+                        "the synthetic camera's first throw should have been stored"
+                    table.undo()
+        with SessionStore(dicewatch_home / "sessions.db") as store:
+            (info,) = store.list()
+            stored = [e.seq for e in store.entries(info.id) if e.kind in ("event", "undo")]
+        assert stored, "the box stored no event to publish"
+        deadline = time.monotonic() + 15
+        table = None
+        while time.monotonic() < deadline:
+            table = league.tables.get(f"attic/{info.id}")
+            if table is not None and table.complete == stored[-1] and not table.missing():
+                break
+            time.sleep(0.2)
+        assert table is not None and sorted(table.prevs) == stored and table.complete == stored[-1]
+        assert league.snapshot()["boxes"] == {"attic": False}          # stopped: offline
+    finally:
+        league.stop()
+        broker.stop()
