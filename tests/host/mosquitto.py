@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,17 @@ class Link:
     def close(self) -> None:
         self.cut()
         self.server.close()
+
+
+def eventually(check, timeout: float = 15.0, every: float = 0.05) -> bool:
+    """Whether ``check()`` holds within ``timeout`` seconds (what a broker delivers arrives when
+    it arrives: a test waits for it, never for a fixed time)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(every)
+    return True
 
 
 #: a whole game of Secret Pig (target 10): Ann's lucky 5 doubled, held; Ben never rolls

@@ -7,6 +7,7 @@ import contextlib
 import json
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -18,7 +19,7 @@ from host.league.standings import TableResult, parse_scoring, standings
 from host.league.web import make_app
 from host.mqtt.broker import make_client, parse_broker_url
 from host.mqtt.messages import encode
-from tests.host.mosquitto import SHORT_GAME, Mosquitto, need_mosquitto, need_tool, play_published
+from tests.host.mosquitto import SHORT_GAME, Mosquitto, eventually, need_mosquitto, need_tool, play_published
 
 
 def standing(players, points, winners, over=True):
@@ -124,9 +125,11 @@ def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
                        extra=f"password_file {passwords}\nacl_file {tmp_path / 'acl'}")
     heard = {"league": [], "homeassistant": []}
     listeners = []
+    subscribed = threading.Semaphore(0)
     for user, password in (("league", "l-pass"), ("homeassistant", "h")):
         listener = make_client(parse_broker_url(broker.url("club", f"{user}:{password}")), user)
         listener.on_connect = lambda c, u, f, r, p: c.subscribe("#", qos=1)
+        listener.on_subscribe = lambda *_: subscribed.release()
         listener.on_message = lambda c, u, m, said=heard[user]: said.append((m.topic, m.payload))
         listener.connect("127.0.0.1", broker.port)
         listener.loop_start()
@@ -136,10 +139,11 @@ def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
     try:
         kitchen = make_client(parse_broker_url(broker.url("club", "kitchen:k-pass")), "kitchen")
         kitchen.on_connect = lambda c, u, f, r, p: c.subscribe("club/#", qos=1)
+        kitchen.on_subscribe = lambda *_: subscribed.release()
         kitchen.on_message = lambda c, u, m: kitchen_read.append(m.topic)
         kitchen.connect("127.0.0.1", broker.port)
         kitchen.loop_start()
-        time.sleep(0.5)
+        assert all(subscribed.acquire(timeout=10) for _ in range(3))
         for topic, payload in (("club/tables/kitchen/s1/events", b"mine"), ("club/tables/attic/s1/events", b"forged"),
                                ("club/resend/attic", b"not mine to ask"), ("homeassistant/sensor/kitchen/turn/config",
                                                                           b"my entity"),
@@ -151,17 +155,23 @@ def test_the_example_acl_keeps_each_box_to_its_own_topics(tmp_path):
         wrong.on_connect = lambda c, u, f, r, p: refused.append(r.is_failure)
         wrong.connect("127.0.0.1", broker.port)
         wrong.loop_start()
-        time.sleep(1.0)
+        # the last word, after everything above has reached the broker: once both listeners and
+        # the kitchen have it, they have had whatever the ACL let through
+        kitchen.publish("club/tables/kitchen/s1/events", b"last", qos=1).wait_for_publish(3)
+        league.publish("club/resend/kitchen", b"last", qos=1).wait_for_publish(3)
+        assert eventually(lambda: all((b"last" in [p for _, p in said]) for said in heard.values())
+                          and kitchen_read.count("club/resend/kitchen") == 2 and refused)
         wrong.loop_stop()
         kitchen.loop_stop()
     finally:
         for listener in listeners:
             listener.loop_stop()
         broker.stop()
-    assert heard["league"] == [("club/tables/kitchen/s1/events", b"mine")]
+    last = ("club/tables/kitchen/s1/events", b"last")
+    assert heard["league"] == [("club/tables/kitchen/s1/events", b"mine"), last]
     assert heard["homeassistant"] == [("club/tables/kitchen/s1/events", b"mine"),
-                                      ("homeassistant/sensor/kitchen/turn/config", b"my entity")]
-    assert kitchen_read == ["club/resend/kitchen"]           # what the league asks of it, nothing else
+                                      ("homeassistant/sensor/kitchen/turn/config", b"my entity"), last]
+    assert kitchen_read == ["club/resend/kitchen"] * 2       # what the league asks of it, nothing else
     assert refused and all(r is True for r in refused)      # a wrong password: refused
 
 

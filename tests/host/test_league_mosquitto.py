@@ -17,7 +17,7 @@ from host.mqtt.publisher import Publisher
 from host.session_store import EVENT, UNDO, SessionStore
 from rules import get_game, register_game
 from tests.games.secret_pig_rules import GAME as PIG
-from tests.host.mosquitto import Link, Mosquitto
+from tests.host.mosquitto import Link, Mosquitto, eventually
 
 BOXES = 20
 CUT_OFF = 7
@@ -139,8 +139,8 @@ def test_twenty_boxes_a_killed_broker_a_cut_box_and_a_restarted_league(tmp_path)
         assert sum(held.values()) == published
         for publisher in publishers:
             publisher.stop(flush=1)
-        time.sleep(0.5)
-        assert all(league.snapshot()["boxes"].get(f"box{n:02d}") is False for n in range(BOXES))   # stopped
+        assert eventually(lambda: all(league.snapshot()["boxes"].get(f"box{n:02d}") is False
+                                      for n in range(BOXES)))                                      # stopped
     finally:
         for publisher in publishers:
             publisher.stop(flush=0)

@@ -13,11 +13,12 @@ from host.config import ConfigError, load_config
 from host.loop import TableLoop
 from host.mqtt.box import box_settings, publishing
 from host.mqtt.broker import make_client, parse_broker_url
+from host.mqtt.messages import encode
 from host.mqtt.publisher import Outbox, Publisher
 from host.session_store import SessionStore
 from rules import register_game
 from tests.games.secret_pig_rules import GAME as PIG
-from tests.host.mosquitto import SHORT_GAME, Mosquitto, free_port, play_published
+from tests.host.mosquitto import SHORT_GAME, Mosquitto, eventually, free_port, play_published
 from vision.roll import Die, Roll
 
 LUCKY = {"Ann": "5", "Ben": "3"}
@@ -70,12 +71,18 @@ class Spy:
         self.messages: list[tuple[str, bytes, bool]] = []
         self.client = make_client(parse_broker_url(broker.url()), "spy")
         ready = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p: (c.subscribe("#", qos=1), ready.set())
+        self.client.on_connect = lambda c, u, f, r, p: c.subscribe("#", qos=1)
+        self.client.on_subscribe = lambda *_: ready.set()
         self.client.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload, m.retain))
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
-        assert ready.wait(5)
-        time.sleep(0.2)
+        assert ready.wait(10)
+
+    def saw_offline(self, box: str) -> bool:
+        """Wait for the box's last word (the box is offline): all it sent before has arrived."""
+        said = encode({"box": box, "online": False})
+        return eventually(lambda: any(t.endswith(f"/tables/{box}/online") and p == said
+                                      for t, p, _ in list(self.messages)))
 
     def close(self):
         self.client.disconnect()
@@ -99,13 +106,13 @@ def test_nothing_secret_goes_on_the_wire(tmp_path):
                 loop.choose_privately({"type": "lucky", "player": player, "face": face})
             loop.on_read(one_die("5"))               # Ann's lucky face: 10 this turn, not yet held
             assert mqtt.publisher.wait_idle(10)
-            time.sleep(0.3)
+            assert eventually(lambda: sum(t.endswith("/events") for t, _, _ in list(spy.messages)) == 3)
             before_the_end = list(spy.messages)
             loop.handle("undo")
             loop.on_read(one_die("5"))
             loop.handle('choose:{"type": "hold"}')
             loop.shutdown()                          # sends what is left, says offline
-        time.sleep(0.3)
+        assert spy.saw_offline("kitchen")
     finally:
         spy.close()
         broker.stop()
@@ -154,7 +161,7 @@ def test_a_box_that_played_with_no_broker_sends_it_all_in_order_when_it_comes(tm
         publisher = Publisher(parse_broker_url(url), "attic", tmp_path / "sessions.db").start()
         assert publisher.wait_idle(10)           # resumed from the outbox alone: nobody notified it
         publisher.stop()
-        time.sleep(0.2)
+        assert spy.saw_offline("attic")
     finally:
         spy.close()
         broker.stop()
@@ -175,7 +182,7 @@ def test_home_assistant_discovery_whose_turn_and_each_seat(tmp_path):
             play_published(table, SHORT_GAME, publisher)
             assert publisher.wait_idle(10)
             publisher.stop()
-        time.sleep(0.3)
+        assert spy.saw_offline("kitchen")
     finally:
         spy.close()
         broker.stop()
