@@ -29,7 +29,7 @@ Pure functions, no I/O: the caller reads the file and passes its text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .dice import FACE_SETS
@@ -349,7 +349,6 @@ def legal_placements(layout: Layout, placed: Mapping[Cell, str], roll: Iterable[
     an unmarked group at once with dice of one face. Units are added while they touch the
     dice on the card, so the result is exactly what :func:`check_placement` accepts.
     """
-    locations = layout.locations
     dice: dict[str, int] = {}
     for face in roll:
         dice[face] = dice.get(face, 0) + 1
