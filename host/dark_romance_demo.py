@@ -18,7 +18,7 @@ from pathlib import Path
 
 from host.demo_table import play_at_the_knob
 from host.games import turn_knob_to
-from host.games.dark_romance import ENTER, SEE, SHOW_ME
+from host.games.dark_romance import SEE, SHOW_ME
 from rules import get_game
 from rules.core import PUBLIC
 

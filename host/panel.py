@@ -31,7 +31,6 @@ import logging
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import serial

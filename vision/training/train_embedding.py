@@ -42,7 +42,7 @@ from vision.training.loop import train_for
 from vision.training.nets import FaceNetDW
 from vision.training.scenes import training_lighting, training_style
 from vision.training.split import photos
-from vision.training.symbols import FACES, symbol_counts, symbol_set
+from vision.training.symbols import symbol_counts, symbol_set
 from vision.taught import symbol_map
 from vision.training.train_faces import die_crops, wide_crop
 
