@@ -188,6 +188,13 @@ def seq_field(seq: int) -> str:
     return f'<input type=hidden name=seq value="{seq}">'
 
 
+def local_path(path: str) -> bool:
+    """Whether ``path`` is a page of this box to go back to after the PIN (a path of plain
+    characters, never another site's address)."""
+    return (0 < len(path) <= 200 and path.startswith("/") and not path.startswith("//")
+            and all(c.isascii() and (c.isalnum() or c in "/_-.") for c in path))
+
+
 def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_timeout: float = 5.0,
              pin_tries: int = 5, pin_window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> Starlette:
     """The phone page for ``web_table``. ``loopback``: the server listens on loopback only (no
@@ -207,7 +214,8 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         if not guard.let_in(request):
             if api:
                 return JSONResponse({"error": "the table PIN is needed: open the page and enter it"}, 401)
-            return RedirectResponse("/pin", 303)
+            wanted = request.url.path if request.method == "GET" and request.url.path != "/" else None
+            return RedirectResponse("/pin" + (f"?next={wanted}" if wanted and local_path(wanted) else ""), 303)
         if web_table.seen() is None:
             return message_page("Not ready", "the box has not started the game yet; try again in a moment", 503)
         return None
@@ -531,9 +539,12 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
     async def pin_page(request: Request) -> Response:
         if not guard.host_ok(request):
             return message_page("Refused", "this page answers only to its own address", 403)
+        wanted = request.query_params.get("next", "")
+        wanted = wanted if local_path(wanted) else "/"
         if guard.let_in(request):
-            return RedirectResponse("/", 303)
+            return RedirectResponse(wanted, 303)
         body = ('<h1>Table PIN</h1><p>Enter the PIN shown on the box.</p><form method=post action="/pin">'
+                f'<input type=hidden name=next value="{html.escape(wanted)}">'
                 '<label>PIN <input name=pin inputmode=numeric autocomplete=off maxlength=6 required></label> '
                 "<button>Enter</button></form>")
         return page("Table PIN", body, live=False)
@@ -549,7 +560,8 @@ def make_app(web_table: WebTable, *, loopback: bool, pin: str | None, reply_time
         if guard.pin is None or not hmac.compare_digest(given.encode(), guard.pin.encode()):
             guard.failed(client)
             return message_page("Wrong PIN", "that is not the PIN shown on the box", 403)
-        response = RedirectResponse("/", 303)
+        wanted = str(form.get("next", "/"))
+        response = RedirectResponse(wanted if local_path(wanted) else "/", 303)   # back to the page asked for
         response.set_cookie(COOKIE, guard.new_pass(), httponly=True, samesite="strict", max_age=12 * 3600)
         return response
 

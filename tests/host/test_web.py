@@ -269,17 +269,27 @@ def test_away_from_loopback_the_pin_is_needed_and_its_tries_are_limited(live):
     origin = {"origin": "http://192.168.1.20:8080"}
     assert client.get("/", follow_redirects=False).headers["location"] == "/pin"
     assert client.get("/api/state").status_code == 401
-    assert client.get(f"/me/{live.token_of('Ann')}", follow_redirects=False).status_code == 303
+    link = f"/me/{live.token_of('Ann')}"
+    asked = client.get(link, follow_redirects=False)
+    assert asked.status_code == 303 and asked.headers["location"] == f"/pin?next={link}"
+    assert f'name=next value="{link}"' in client.get(asked.headers["location"]).text
+    for elsewhere in ("https://evil.example/", "//evil.example/me", "/me/x?y=<script>", "/\\evil.example"):
+        assert 'name=next value="/"' in client.get("/pin", params={"next": elsewhere}).text
     for _ in range(5):
         assert client.post("/pin", data={"pin": "0000"}, headers=origin).status_code == 403
     limited = client.post("/pin", data={"pin": "4821"}, headers=origin)
     assert limited.status_code == 429 and "wait a minute" in limited.text
     assert client.get("/api/state").status_code == 401
     now[0] += 61
-    entered = client.post("/pin", data={"pin": "4821"}, headers=origin, follow_redirects=False)
+    entered = client.post("/pin", data={"pin": "4821", "next": link}, headers=origin, follow_redirects=False)
     assert entered.status_code == 303 and "dicewatch_pass" in entered.headers["set-cookie"]
+    assert entered.headers["location"] == link                      # back to the page the phone asked for
     assert "httponly" in entered.headers["set-cookie"].lower()
     assert client.get("/api/state").status_code == 200
+    assert client.get("/pin", params={"next": link}, follow_redirects=False).headers["location"] == link
+    away = TestClient(app, base_url="http://192.168.1.20:8080")
+    sent_off = away.post("/pin", data={"pin": "4821", "next": "//evil.example/"}, headers=origin, follow_redirects=False)
+    assert sent_off.headers["location"] == "/"
     other = TestClient(app, base_url="http://192.168.1.20:8080", cookies={"dicewatch_pass": "made-up"})
     assert other.get("/api/state").status_code == 401
 

@@ -399,7 +399,7 @@ def test_a_wrong_pin_is_refused_and_the_right_one_lets_in(secret_pig, browser):
         assert "Ann: pick a lucky face" not in phone.text()
         for path in ("/", "/controls", "/history"):
             phone.get(url + path)
-            assert phone.driver.current_url == url + "/pin", path
+            assert phone.driver.current_url == url + "/pin" + (f"?next={path}" if path != "/" else ""), path
         phone.get(url + "/api/state")
         assert "the table PIN is needed" in phone.text() and "secret-pig" not in phone.text()
         phone.get(url + "/pin")
@@ -408,6 +408,11 @@ def test_a_wrong_pin_is_refused_and_the_right_one_lets_in(secret_pig, browser):
         phone.wait_for(lambda: phone.driver.current_url == url + "/" and "Ann: pick a lucky face" in phone.main_text(),
                        "the table after the right PIN")
         phone.shot("right-pin")
+        other = browser("other")       # a phone that opened the History first comes back to it after the PIN
+        other.get(url + "/history")
+        other.driver.find_element(By.NAME, "pin").send_keys("4821")
+        other.driver.find_element(By.XPATH, "//form[@action='/pin']//button").click()
+        other.wait_for(lambda: other.driver.current_url == url + "/history", "the History after the right PIN")
     finally:
         server.stop()
 
