@@ -170,7 +170,8 @@ class DemoTable(ScriptedPlayers):
                                                                   data=Path(out) / "data"))
         self.table, self.rng = table, rng
         self.loop = TableLoop(table, presenters=self.presenters, watcher=self.camera.watch,
-                              open_camera=lambda: self.camera, clock=self.clock, confidence=0.9)
+                              open_camera=lambda: self.camera, clock=self.clock, confidence=0.9,
+                              learner=getattr(self.camera, "learner", None))
         self.stats = DemoStats()
         self.turns_done = 0
 

@@ -92,7 +92,8 @@ class FateDemo(ScriptedPlayers):
         self.table, self.rng, self.max_turns = table, rng, max_turns
         self.loop = TableLoop(table, presenters=self.presenters, watcher=self.camera.watch,
                               open_camera=lambda: self.camera, clock=self.clock, confidence=0.9,
-                              options={"virtual_fate": virtual_fate}, new_seed=lambda: rng.randrange(1 << 31))
+                              options={"virtual_fate": virtual_fate}, new_seed=lambda: rng.randrange(1 << 31),
+                              learner=getattr(self.camera, "learner", None))
         self.stats = FateStats()
         self.turns = 0
         self.stopped = ""

@@ -93,8 +93,9 @@ class TableLoop:
                  open_camera: Callable[[], Any] | None = None, confidence: float = 0.9,
                  ask_setup: bool = True, options: Mapping[str, Any] | None = None,
                  new_seed: Callable[[], int] | None = None, clock: Callable[[], float] = time.monotonic,
-                 retry_first: float = 1.0, retry_max: float = 30.0):
+                 retry_first: float = 1.0, retry_max: float = 30.0, learner=None):
         self.table, self.presenters, self.watcher = table, list(presenters), watcher
+        self._learner = learner
         self.open_camera, self.confidence, self.clock = open_camera, confidence, clock
         self.retry_first, self.retry_max = retry_first, retry_max
         self.commands: "queue.Queue[str]" = queue.Queue()
@@ -692,11 +693,11 @@ class TableLoop:
 
     @property
     def learner(self):
-        """What learns the dice from each stored roll (vision.learning.TableLearner), carried by
-        the watcher that reads them (host.table_setup.learning_watcher); None for games without
-        dice, pip dice, or a watcher that does not learn. A camera's own watch method (the
-        demos' synthetic tables) stands for the camera, which carries its watcher's learner."""
-        return getattr(self.watcher, "learner", None) or getattr(getattr(self.watcher, "__self__", None), "learner", None)
+        """What learns the dice from each stored roll (vision.learning.TableLearner): the one
+        given (``learner=``, the demos' synthetic tables), else the one the watcher carries
+        (host.table_setup.learning_watcher); None for games without dice, pip dice, or a
+        watcher that does not learn."""
+        return self._learner if self._learner is not None else getattr(self.watcher, "learner", None)
 
     def _learning_notice(self) -> None:
         """Said once, between checks and menus: the learner kept new examples aside."""
