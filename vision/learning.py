@@ -164,6 +164,16 @@ def example_key(session: str, seq: int, die: int) -> str:
     return f"{session}-{seq}-{die}"
 
 
+def of_roll(outcome: "Outcome", session: str, seq: int) -> bool:
+    """Whether ``outcome`` is of a die of roll ``seq`` of ``session`` (its key is
+    ``example_key(session, seq, die)``; session ids hold dashes, so the key is read from the
+    session's end)."""
+    if outcome.session != session or not outcome.key.startswith(f"{session}-"):
+        return False
+    roll, _, die = outcome.key[len(session) + 1:].partition("-")
+    return roll == str(seq) and die.isdigit()
+
+
 def scaled_crop(crop: np.ndarray) -> np.ndarray:
     """A die crop at the reader's scale: at most CROP_SIDE pixels a side, BGR uint8."""
     if crop.ndim == 2:
@@ -753,8 +763,7 @@ class TableLearner:
                 return
             keys = [k for k, e in self.store.examples.items()
                     if e.session == session and e.seq == seq and e.source == ACCEPTED]
-            prefix = example_key(session, seq, 0)[:-1]
-            unsaid = [k for k, o in self.store.outcomes.items() if o.right and k.startswith(prefix)]
+            unsaid = [k for k, o in self.store.outcomes.items() if o.right and of_roll(o, session, seq)]
             self._withdraw(keys, unsaid)
         self._do(change)
 

@@ -222,6 +222,15 @@ def test_weighing_a_roll_changes_only_its_confidences():
     assert weighed.dice[0].confidence > 0.9 and weighed.dice[1].confidence == pytest.approx(0.3)
 
 
+def test_an_outcome_belongs_to_its_own_roll_only_though_session_ids_hold_dashes():
+    session = "20261207-171726-ann-1"
+    outcome = learning.Outcome(learning.example_key(session, 12, 3), session, 0.9, True)
+    assert learning.of_roll(outcome, session, 12)
+    assert not learning.of_roll(outcome, session, 1) and not learning.of_roll(outcome, session, 123)
+    cousin = "20261207-171726-ann"          # a session whose id the other's starts with: its roll 1 is not this
+    assert not learning.of_roll(outcome, cousin, 1)
+
+
 def test_the_store_keeps_the_last_outcomes_across_a_restart(tmp_path, monkeypatch):
     monkeypatch.setattr(learning, "OUTCOMES_KEPT", 5)
     store = ExampleStore(tmp_path / "learned")
