@@ -174,7 +174,7 @@ class Publisher:
         self._idle = threading.Event()
         self._idle_lock = threading.Lock()
         self.connected = False
-        self.failure: str | None = None
+        self.failure: str | None = None     # why the broker is out of reach now (None while it is not)
 
     # -- any thread -------------------------------------------------------------------------
     def start(self) -> "Publisher":
@@ -351,7 +351,7 @@ class _Work:
             return
         log.info("publishing to %s as box %s", self.publisher.broker.shown(), self.box)
         self.outage_said = False
-        self.publisher.connected = True
+        self.publisher.connected, self.publisher.failure = True, None
         self.rewind_all()
         self.client.subscribe(topic_resend(self.prefix, self.box), qos=1)
         self.client.publish(topic_online(self.prefix, self.box), self.publisher._online(True), qos=1, retain=True)
