@@ -3,11 +3,11 @@
 A seat is held by the one phone that took it on the Join page, through the token of its
 private link (``/me/TOKEN``). Only a hash of each token is kept, in memory and on disk, so
 the file opens no seat. The file (the sessions database's name and ``.seats.json``, beside
-it, readable by the box's user alone) is replaced whole at each change: written beside, flushed to the
-disk, renamed into place. When the box comes back on the same game (a power cut, ``run
---resume``), the seats come back with it: the phones' links work again, and no other phone
-can quietly take a seat whose player's phone has not come back yet (taking a held seat over
-is always told to the whole table, see host/web/table.py).
+it, readable by the box's user alone) is replaced whole at each change: written beside,
+flushed to the disk, renamed into place. When the box comes back on the same game (a power
+cut, ``run --resume``), the seats come back with it: the phones' links work again, and no
+other phone can quietly take a seat whose player's phone has not come back yet (taking a
+held seat over is always told to the whole table, see host/web/table.py).
 
 A file that cannot be read or written costs only this: the seats start free, or live in
 memory until the box stops; the log says so once, and never names a token or a hash.
@@ -38,6 +38,10 @@ class Refused(Exception):
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def is_hash(value) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def write_whole(path: Path, data: bytes) -> None:
@@ -92,8 +96,8 @@ class SeatBook:
             if not isinstance(record, dict) or record.get("version") != VERSION:
                 raise ValueError(f'expected {{"version": {VERSION}, "session": ..., "seats": {{...}}}}')
             seats = record.get("seats")
-            if not isinstance(seats, dict) or not all(
-                    isinstance(k, str) and (v is None or (isinstance(v, str) and len(v) == 64)) for k, v in seats.items()):
+            if not isinstance(seats, dict) or not all(isinstance(k, str) and (v is None or is_hash(v))
+                                                      for k, v in seats.items()):
                 raise ValueError('"seats": expected each player\'s token hash, or null for a free seat')
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             log.warning("%s cannot be read (%s); the seats start free", self.path, exc)
