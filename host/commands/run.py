@@ -32,7 +32,7 @@ from host.session_store import StoreError
 from host.table_setup import (RunFailed, add_controls, display_flags, fail, lean_memory, learning_watcher,
                               load_calibration, make_display)
 from rules import get_game
-from rules.core import RuleError
+from rules.core import RuleError, Session
 
 # Imported where they are used, so that `dicewatch --help` (which imports every command
 # module) stays fast: the table loop (host.loop, host.watcher: gpiozero and the dice
@@ -134,7 +134,10 @@ def check_resumed_flags(args, table) -> None:
 
 
 def open_table(args, doc: dict, config_path: Path | None):
-    """The stored session to play: resumed or new. Returns (store, table, made now) or raises RunFailed."""
+    """The stored session to play: ``(store, game, table, None)`` for one resumed, or ``(store,
+    game, None, setup)`` for a new one, its setup checked by the rules but the session not yet
+    made (:func:`make_table` makes it once the box has started: a box stopped while it starts
+    leaves no half-made game behind). Raises RunFailed or UsageError."""
     try:
         game = get_game(args.game or "jingle-bell-roll")
     except LookupError as exc:
@@ -172,7 +175,7 @@ def open_table(args, doc: dict, config_path: Path | None):
                 store.close()
                 raise
             print(f"dicewatch run: resumed session {table.id} ({len(table.session.events)} events)", file=sys.stderr)
-            return store, table, False
+            return store, table.game, table, None
         if not players:
             store.close()
             kind = f"{game.name} " if args.game else ""
@@ -186,13 +189,19 @@ def open_table(args, doc: dict, config_path: Path | None):
         store.close()
         raise UsageError(str(exc)) from None
     try:
-        table = store.create(game, setup)
+        Session(game, setup)   # the rules check the setup now; the session is made at make_table
     except RuleError as exc:
         store.close()
         where = f" (check the [{game.name}] table of {config_path})" if config_path and doc.get(game.name) else ""
         fail(f"cannot start {game.title}: {exc}{where}")
+    return store, game, None, setup
+
+
+def make_table(store, game, setup: dict):
+    """The new session, made as the game starts (its setup was checked by :func:`open_table`)."""
+    table = store.create(game, setup)
     print(f"dicewatch run: new session {table.id}", file=sys.stderr)
-    return store, table, True
+    return table
 
 
 def run(args) -> int:
@@ -232,15 +241,14 @@ def play(args, stop_asked: list | None = None) -> int:
     except ConfigError as exc:
         fail(str(exc))
     display = make_display(config)  # before the session: a display that cannot work starts no game
-    store, table, new = open_table(args, doc, config_path)
+    store, game, table, setup = open_table(args, doc, config_path)
 
     def give_up(message: str):
-        if new:  # the game never started: leave no empty session behind for --resume and export latest
-            store.discard(table.id)
+        if setup is not None and table is not None:   # the game never started: leave no empty session
+            store.discard(table.id)                    # behind for --resume and export latest
         store.close()
         fail(message)
 
-    game = table.game
     dice_set = config.dice_set or game.dice  # None: a game without dice, played with the knob alone
     calibration = reader = None
     if dice_set is not None:
@@ -279,6 +287,8 @@ def play(args, stop_asked: list | None = None) -> int:
     watcher = learning_watcher(reader, dice_set, data_dir(), calibration, overlay_dir=overlay_dir) if reader else None
     if watcher is not None:
         watcher.camera_source = config.camera   # named when the mat is not where the calibration saw it
+    if table is None:   # made only now, after the slow start-up: the table's first screen follows at once
+        table = make_table(store, game, setup)
     loop = TableLoop(table, presenters=presenters, watcher=watcher,
                      confidence=config.confidence, retry_max=config.camera_retry_max,
                      **games.loop_arguments(game.name, args, box_options))

@@ -226,9 +226,9 @@ def test_run_resume_recovers_a_damaged_database(tmp_path, monkeypatch, capsys):
     garble(path, random.Random(11))
     args = argparse.Namespace(game=None, resume="latest", players=None)
     monkeypatch.setattr(run.games, "check_setup_flags", lambda *a: None)
-    store, table, new = run.open_table(args, {}, None)
+    store, _, table, setup = run.open_table(args, {}, None)
     try:
-        assert not new and journal(store, table.id) == games[table.id]
+        assert setup is None and journal(store, table.id) == games[table.id]
     finally:
         store.close()
     err = capsys.readouterr().err
