@@ -272,15 +272,10 @@ def play(args, stop_asked: list | None = None) -> int:
                        if not game.option(k).setup}
     except ConfigError as exc:
         give_up(str(exc))
-    served = None
+    web = served = None
     if web_address is not None:
-        from host.web.server import start as start_web
         from host.web.table import WebTable
-        web = WebTable()
-        try:
-            served = start_web(web, *web_address, data_dir(), out=sys.stderr)
-        except OSError as exc:
-            give_up(str(exc))
+        web = WebTable()   # its server starts once the table is there: the page it announces is ready
         presenters.append(web)
     if publish is not None:
         presenters.append(publish)
@@ -304,6 +299,12 @@ def play(args, stop_asked: list | None = None) -> int:
         devices, _ = add_controls(config, loop.post, loop.presenters)
     except ConfigError as exc:
         give_up(str(exc))
+    if web is not None:
+        from host.web.server import start as start_web
+        try:
+            served = start_web(web, *web_address, data_dir(), out=sys.stderr)
+        except OSError as exc:
+            give_up(str(exc))
 
     def open_camera():
         from vision.sources import open_source  # (the camera sources: see above)

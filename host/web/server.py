@@ -98,8 +98,9 @@ def serve(app, host: str, port: int, *, timeout: float = 10.0) -> Served:
     thread.start()
     while not server.started and thread.is_alive():
         thread.join(0.02)
-    if not server.started:
-        why = f": {failure[0]}" if failure else " (is the port in use?)"
+    if not server.started:   # uvicorn says why in its log line and exits (SystemExit) when it cannot listen
+        why = f": {failure[0]}" if failure and not isinstance(failure[0], SystemExit) else \
+            ": the port is in use, or the address is not one of this machine's (try another, e.g. --web 8081)"
         raise OSError(f"cannot serve the phone page on {host}:{port}{why}")
     bound = port
     for listening in getattr(server, "servers", []):

@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import httpx
@@ -130,12 +131,34 @@ def test_run_on_a_network_address_asks_the_pin_and_shows_it_on_the_box(tmp_path)
         port = url.rsplit(":", 1)[1].rstrip("/")
         local = f"http://127.0.0.1:{port}/"
         assert httpx.get(local, timeout=10, follow_redirects=False).headers["location"] == "/pin"
+        watchdog = threading.Timer(60, process.kill)     # (a box that never says it is stopped after 60 s)
+        watchdog.start()
+        try:
+            shown = printed_until(process.stdout, f"PIN {pin}")   # the box's own screen, once it has started
+        finally:
+            watchdog.cancel()
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
-        out = process.stdout.read()
+        out = shown + process.stdout.read()
         assert "Phone page" in out and url in out and f"PIN {pin}" in out, out     # the box's own screen said it
         assert out.count("Phone page") == 1
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_run_on_a_port_in_use_says_so_and_leaves_no_game(tmp_path):
+    import socket
+    from host.session_store import SessionStore
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "host.cli", "run", "--game", "secret-pig", "--players", "Ann,Ben",
+                                 "--no-gpio", "--display", "none", "--camera", "synthetic", "--web", f"127.0.0.1:{port}"],
+                                cwd=ROOT, env=environment(tmp_path), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"cannot serve the phone page on 127.0.0.1:{port}: the port is in use" in result.stderr
+    with SessionStore(tmp_path / "sessions.db") as store:
+        assert store.list() == []           # the game never started: no empty session left to resume
