@@ -39,7 +39,6 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import os
 import queue
 import threading
 from dataclasses import asdict, dataclass, field, replace
@@ -50,7 +49,7 @@ import cv2
 import numpy as np
 
 from vision import taught
-from vision.durable import flush_to_disk
+from vision.durable import flush_to_disk, write_whole
 
 log = logging.getLogger(__name__)
 
@@ -188,19 +187,6 @@ def scaled_crop(crop: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- the store
 
-def _write_whole(path: Path, data: bytes) -> None:
-    """``data`` written beside ``path``, flushed to the disk, then renamed into place."""
-    part = path.with_name(path.name + ".part")
-    try:
-        with open(part, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(part, path)
-    finally:
-        part.unlink(missing_ok=True)
-
-
 class ExampleStore:
     """The examples a set learned, in ``folder`` (``DATA/dice/NAME/learned``); oldest first."""
 
@@ -278,7 +264,7 @@ class ExampleStore:
             ok, png = cv2.imencode(".png", scaled_crop(crop))
             if not ok:
                 raise LearningError(f"cannot encode the crop of example {example.key}")
-            _write_whole(self.crop_path(example.key), png.tobytes())
+            write_whole(self.crop_path(example.key), png.tobytes())
             self.examples[example.key] = example
         dropped = [key for key in dropped if key in self.examples]
         for key in dropped:
@@ -291,7 +277,7 @@ class ExampleStore:
     def _save(self) -> None:
         doc = {"schema": SCHEMA, "examples": [asdict(e) for e in self.examples.values()],
                "outcomes": [asdict(o) for o in self.outcomes.values()]}
-        _write_whole(self.folder / MANIFEST, (json.dumps(doc, indent=0) + "\n").encode())
+        write_whole(self.folder / MANIFEST, (json.dumps(doc, indent=0) + "\n").encode())
         flush_to_disk(self.folder)
         self._stamp = self._disk_stamp()
 

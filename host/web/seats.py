@@ -18,9 +18,10 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
 from pathlib import Path
+
+from vision.durable import flush_to_disk, write_whole
 
 log = logging.getLogger(__name__)
 
@@ -42,25 +43,6 @@ def token_hash(token: str) -> str:
 
 def is_hash(value) -> bool:
     return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-
-
-def write_whole(path: Path, data: bytes) -> None:
-    """``data`` written beside ``path`` (mode 600), flushed to the disk, renamed into place."""
-    part = path.with_name(path.name + ".part")
-    try:
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(part, path)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    finally:
-        part.unlink(missing_ok=True)
 
 
 class SeatBook:
@@ -111,7 +93,8 @@ class SeatBook:
             return
         record = {"version": VERSION, "session": self.session, "seats": self.held}
         try:
-            write_whole(self.path, json.dumps(record, sort_keys=True).encode())
+            write_whole(self.path, json.dumps(record, sort_keys=True).encode(), mode=0o600)
+            flush_to_disk(self.path.parent)
         except OSError as exc:
             if not self._write_said:
                 log.warning("the seats cannot be kept in %s (%s); a restart frees them", self.path,

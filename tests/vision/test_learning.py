@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from vision import learning, synth, taught
+from vision import durable, learning, synth, taught
 from vision.learning import ACCEPTED, CORRECTED, Example, ExampleStore, Learner, LearningError
 from vision.roll import FACE_SETS
 
@@ -63,7 +63,7 @@ def test_a_crash_while_the_list_is_written_leaves_the_previous_list(tmp_path, mo
 
     def power_cut(src, dst):
         raise OSError("power cut")
-    monkeypatch.setattr(learning.os, "replace", power_cut)
+    monkeypatch.setattr(durable.os, "replace", power_cut)   # (the store writes through vision.durable)
     with pytest.raises(OSError):
         store.change(added=[(example("s1-2-0", "BELL"), np.zeros((40, 40, 3), np.uint8))])
     monkeypatch.undo()
