@@ -268,6 +268,14 @@ def check_event_keys(game: "Game", event: Event) -> None:
                         f"{', '.join(repr(k) for k in unknown)}; {takes}")
 
 
+def new_event(game: "Game", event: Any) -> Event:
+    """``event`` checked as one played now (a JSON object with a ``type``, only keys its type
+    takes) and frozen (a canonical copy): RuleError says what is wrong with it."""
+    event = freeze_json(check_event_shape(event))
+    check_event_keys(game, event)
+    return event
+
+
 def freeze_json(value: Any) -> Any:
     """A deep, canonical copy of a JSON value, so the log cannot be changed from outside."""
     return json.loads(json.dumps(value, sort_keys=True))
@@ -300,15 +308,11 @@ class Session:
 
     def check(self, event: Event) -> State:
         """The state ``event`` would lead to, without recording it (raises RuleError)."""
-        event = freeze_json(check_event_shape(event))
-        check_event_keys(self.game, event)
-        return self.game.apply(self.state, event)
+        return self.game.apply(self.state, new_event(self.game, event))
 
     def play(self, event: Event) -> State:
         """Apply and record ``event``; on RuleError nothing changes."""
-        event = freeze_json(check_event_shape(event))
-        check_event_keys(self.game, event)
-        return self._record(event)
+        return self._record(new_event(self.game, event))
 
     def replay(self, event: Event) -> State:
         """Apply and record an event a journal already holds: as :meth:`play`, but its keys
@@ -340,9 +344,7 @@ def fold(game: Game, setup_options: Mapping[str, Any], events: Iterable[Event]) 
     """The state after ``events``, without keeping the intermediate states."""
     state = game.setup(freeze_json(dict(setup_options)))
     for event in events:
-        event = freeze_json(check_event_shape(event))
-        check_event_keys(game, event)
-        state = game.apply(state, event)
+        state = game.apply(state, new_event(game, event))
     return state
 
 
