@@ -268,9 +268,10 @@ class Publisher:
                 if stopping and (idle or time.monotonic() > self._flush_until
                                  or (not self.connected and self.failure is not None)):
                     break
-            if not work.settled():
+            unsent = work.unsent()
+            if unsent:
                 log.warning("%d entries are not yet at %s; the journal keeps them and the box's next start "
-                            "with --publish sends them", work.unsent(), self.broker.shown())
+                            "with --publish sends them", unsent, self.broker.shown())
             if self.connected:
                 client.publish(topic_online(self.broker.prefix, self.box), self._online(False), qos=1,
                                retain=True).wait_for_publish(1.0)

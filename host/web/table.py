@@ -129,7 +129,6 @@ class WebTable(Presenter):
                                 footer="the game goes on: roll or press a button", qr=url)
 
     _greeting: Screen | None = None
-    _said: list = []
 
     def tick(self, now: float) -> None:
         greeting, self._greeting = self._greeting, None
